@@ -1,0 +1,55 @@
+# JournalMedia — set-up, build, run, test and benchmarks. See README.md.
+SWIFT        ?= swift
+OUT          ?= out
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libexif-dev
+# Peers and sample tools used only by benchmarks and the conformance run.
+BENCH_APT_PACKAGES := libvips-tools python3-venv python3-dev gcc time
+
+.PHONY: deps build release run test bench bench-deps conformance clean
+
+# Installs the Debian packages the build needs, skipping those already installed.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	else echo "make deps: all packages present"; fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Converts Samples/ into $(OUT)/ (the samples include broken files on purpose, so some
+# assets fail and the CLI exits 1; any other status fails the target).
+run: release
+	@rm -rf $(OUT)
+	@status=0; $$($(SWIFT) build -c release --show-bin-path)/journal-media convert Samples --output $(OUT) || status=$$?; \
+	if [ $$status -gt 1 ]; then exit $$status; fi
+	@echo "Renditions in $(OUT)/:"; cd $(OUT) && ls -1 | grep -v manifest.json | sed 's/^/  /'
+	@echo "Manifest: $(OUT)/manifest.json"
+
+test: deps
+	$(SWIFT) test
+
+bench-deps: deps
+	@missing=""; for p in $(BENCH_APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
+
+bench: bench-deps release
+	Benchmarks/run.sh
+
+# Opt-in: runs the toolkit over ../shared/corpus when it exists and reports what happened.
+conformance: release
+	Benchmarks/conformance.sh
+
+clean:
+	rm -rf .build $(OUT)

@@ -1,0 +1,42 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "JournalMedia",
+    products: [
+        .library(name: "JournalMedia", targets: ["JournalMedia"]),
+        .executable(name: "journal-media", targets: ["journal-media"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries: headers and link flags come from pkg-config; `make deps` installs the providers.
+        .systemLibrary(
+            name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg", path: "Sources/CFFmpeg",
+            pkgConfig: "libavformat libavcodec libavutil libswscale",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        .systemLibrary(
+            name: "CExif", path: "Sources/CExif", pkgConfig: "libexif",
+            providers: [.apt(["libexif-dev"])]),
+        .target(
+            name: "JournalMedia",
+            dependencies: ["CVips", "CFFmpeg", "CExif"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        .executableTarget(
+            name: "journal-media",
+            dependencies: [
+                "JournalMedia",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        .testTarget(
+            name: "JournalMediaTests",
+            dependencies: ["JournalMedia", "CExif"],
+            resources: [],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+    ]
+)

@@ -1,0 +1,127 @@
+import CVips
+
+/// A source decoded once, at the size the largest rendition needs, upright, 8-bit sRGB (or
+/// 8-bit grey), with every metadata field removed, held in memory so that each rendition
+/// resizes from it without decoding again.
+///
+/// Made by `ImageDecoder.decode`; its cost is the decode with shrink-on-load (JPEG DCT
+/// scaling, WebP/SVG/PDF scale on load, HEIF embedded thumbnails when big enough) plus
+/// one copy into memory (about width × height × bands bytes).
+final class DecodedImage {
+    let image: VipsImage
+    /// The source has an alpha channel with at least one pixel below fully opaque.
+    let hasRealTransparency: Bool
+
+    init(image: VipsImage, hasRealTransparency: Bool) {
+        self.image = image
+        self.hasRealTransparency = hasRealTransparency
+    }
+}
+
+/// Decodes an image from memory with libvips' `thumbnail_buffer`: shrink-on-load, EXIF
+/// orientation applied to the pixels, embedded ICC profiles (CMYK, Adobe RGB, Display P3,
+/// …) converted to sRGB, 16-bit reduced to 8-bit.
+///
+/// Runs on the calling thread (one libvips worker thread); costs one decode at the target size.
+enum ImageDecoder {
+    /// Decodes `bytes` so the result fits `width`×`height` (display orientation).
+    /// - Parameter allowUpscale: true for vector sources, which are rendered at the size
+    ///   asked for; raster sources are never enlarged.
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool
+    ) throws(VipsError) -> DecodedImage {
+        let thumbnail = try VipsOperationCall("thumbnail_buffer")
+        try thumbnail.set("buffer", .borrowedBlob(bytes))
+        try thumbnail.set("width", .int(max(1, width)))
+        try thumbnail.set("height", .int(max(1, height)))
+        try thumbnail.set("size", .nick(allowUpscale ? "both" : "down"))
+        try thumbnail.set("option_string", .string("fail_on=truncated"))
+        try thumbnail.set("fail_on", .nick("truncated"))
+        // libvips 8.14's thumbnail converts an RGB image with an embedded profile (Display
+        // P3, Adobe RGB, …) only when an export profile is named; and with an export profile
+        // but no import profile it shifts untagged RGB colours, so RGB gets sRGB as its
+        // fallback import profile. CMYK falls back to libvips' CMYK profile. Grey has no
+        // sRGB fallback: only a grey image with its own profile is converted.
+        switch header.colourSpace {
+        case .rgb:
+            try thumbnail.set("import_profile", .string("srgb"))
+            try thumbnail.set("export_profile", .string("srgb"))
+        case .cmyk:
+            try thumbnail.set("import_profile", .string("cmyk"))
+            try thumbnail.set("export_profile", .string("srgb"))
+        case .grey, .other:
+            if header.hasProfile { try thumbnail.set("export_profile", .string("srgb")) }
+        }
+        try thumbnail.build()
+        var image = try thumbnail.outputImage()
+        image = try eightBitDisplayColour(image)
+        guard let copied = vips_image_copy_memory(image.pointer) else {
+            throw VipsError(message: VipsRuntime.takeErrorBuffer())
+        }
+        let memory = VipsImage(owning: copied)
+        for field in memory.fieldNames where !coreFields.contains(field) {
+            memory.removeField(field)
+        }
+        var transparent = false
+        if memory.hasAlpha {
+            transparent = try minimumAlpha(memory) < 255
+            if !transparent {
+                // An alpha channel that is opaque everywhere carries nothing: drop it once here.
+                return DecodedImage(image: try flatten(memory), hasRealTransparency: false)
+            }
+        }
+        return DecodedImage(image: memory, hasRealTransparency: transparent)
+    }
+
+    /// Header fields that are not metadata; everything else (EXIF, XMP, IPTC, ICC, GPS,
+    /// orientation, comments, loader extras) is removed so no rendition can carry it.
+    private static let coreFields: Set<String> = [
+        "width", "height", "bands", "format", "coding", "interpretation",
+        "xoffset", "yoffset", "xres", "yres", "filename",
+    ]
+
+    /// Converts whatever the loader produced (16-bit RGB or grey, CMYK without a profile,
+    /// LAB, float) to 8-bit sRGB, or 8-bit grey for grey sources.
+    private static func eightBitDisplayColour(_ image: VipsImage) throws(VipsError) -> VipsImage {
+        let interpretation = image.interpretation
+        let isGrey = interpretation == VIPS_INTERPRETATION_B_W || interpretation == VIPS_INTERPRETATION_GREY16
+        let ok = image.format == VIPS_FORMAT_UCHAR
+            && (interpretation == VIPS_INTERPRETATION_sRGB || interpretation == VIPS_INTERPRETATION_B_W)
+        if ok { return image }
+        let convert = try VipsOperationCall("colourspace")
+        try convert.set("in", .image(image))
+        try convert.set("space", .nick(isGrey ? "b-w" : "srgb"))
+        try convert.build()
+        var converted = try convert.outputImage()
+        if converted.format != VIPS_FORMAT_UCHAR {
+            let cast = try VipsOperationCall("cast")
+            try cast.set("in", .image(converted))
+            try cast.set("format", .nick("uchar"))
+            try cast.build()
+            converted = try cast.outputImage()
+        }
+        return converted
+    }
+
+    private static func minimumAlpha(_ image: VipsImage) throws(VipsError) -> Double {
+        let extract = try VipsOperationCall("extract_band")
+        try extract.set("in", .image(image))
+        try extract.set("band", .int(image.bands - 1))
+        try extract.build()
+        let alpha = try extract.outputImage()
+        let minimum = try VipsOperationCall("min")
+        try minimum.set("in", .image(alpha))
+        try minimum.build()
+        return try minimum.outputDouble()
+    }
+
+    /// Composites the image on the flatten background and drops the alpha channel.
+    static func flatten(_ image: VipsImage) throws(VipsError) -> VipsImage {
+        let flatten = try VipsOperationCall("flatten")
+        try flatten.set("in", .image(image))
+        let background = image.bands <= 2 ? [Defaults.flattenBackground[0]] : Defaults.flattenBackground
+        try flatten.set("background", .doubles(background))
+        try flatten.build()
+        return try flatten.outputImage()
+    }
+}

@@ -1,0 +1,78 @@
+import CVips
+
+/// Owns one reference to a `VipsImage`; the reference is dropped in `deinit`, so no path,
+/// error paths included, can leak an image. An image is lazy: holding one costs a header,
+/// its pixels are computed when something (a save, `materialised()`) asks for them.
+///
+/// Not Sendable: an image is built and consumed on one thread.
+final class VipsImage {
+    let pointer: UnsafeMutablePointer<CVips.VipsImage>
+
+    /// Takes ownership of a reference the caller already holds.
+    init(owning pointer: UnsafeMutablePointer<CVips.VipsImage>) {
+        self.pointer = pointer
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
+
+    var width: Int { Int(vips_image_get_width(pointer)) }
+    var height: Int { Int(vips_image_get_height(pointer)) }
+    var bands: Int { Int(vips_image_get_bands(pointer)) }
+    var format: VipsBandFormat { vips_image_get_format(pointer) }
+    var interpretation: VipsInterpretation { vips_image_get_interpretation(pointer) }
+    var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
+
+    /// Number of pages in a multi-page source as its loader reports it (1 when absent).
+    var pageCount: Int { intField("n-pages") ?? 1 }
+
+    /// EXIF orientation 1–8 as the loader found it, 1 when absent or out of range.
+    var orientation: Int {
+        guard let value = intField(VIPS_META_ORIENTATION), (1...8).contains(value) else { return 1 }
+        return value
+    }
+
+    func hasField(_ name: String) -> Bool {
+        vips_image_get_typeof(pointer, name) != 0
+    }
+
+    func intField(_ name: String) -> Int? {
+        guard hasField(name) else { return nil }
+        var value: Int32 = 0
+        guard vips_image_get_int(pointer, name, &value) == 0 else {
+            _ = VipsRuntime.takeErrorBuffer()
+            return nil
+        }
+        return Int(value)
+    }
+
+    /// The raw bytes of a blob field such as `exif-data` or `icc-profile-data`.
+    func blobField(_ name: String) -> [UInt8]? {
+        guard hasField(name) else { return nil }
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard vips_image_get_blob(pointer, name, &data, &length) == 0, let data else {
+            _ = VipsRuntime.takeErrorBuffer()
+            return nil
+        }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
+    /// The names of every metadata field on the image.
+    var fieldNames: [String] {
+        guard let fields = vips_image_get_fields(pointer) else { return [] }
+        defer { g_strfreev(fields) }
+        var names: [String] = []
+        var index = 0
+        while let field = fields[index] {
+            names.append(String(cString: field))
+            index += 1
+        }
+        return names
+    }
+
+    /// Removes a metadata field from this image's header. Only call this on an image this
+    /// code created (a `copy`), never on one a loader may share.
+    func removeField(_ name: String) {
+        _ = vips_image_remove(pointer, name)
+    }
+}

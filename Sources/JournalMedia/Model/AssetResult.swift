@@ -1,0 +1,41 @@
+import Foundation
+
+/// One rendition encoded in memory: what the processor hands back before anything is written.
+public struct EncodedRendition: Sendable {
+    public var role: String
+    public var format: RenditionFormat
+    public var width: Int
+    public var height: Int
+    public var data: [UInt8]
+}
+
+/// Everything the toolkit learned and made from one input file.
+///
+/// Produced by `AssetProcessor.process(fileAt:)`. On failure `error` is set and the fields
+/// reached before the failing stage are still filled (a file that was read has its digest).
+public struct AssetResult: Sendable {
+    public var source: URL
+    /// Lowercase hex SHA-256 of the file's bytes; nil when the file could not be read.
+    public var sha256: String?
+    /// Size of the file in bytes.
+    public var bytes: Int?
+    /// Modification time of the file, seconds since 1970.
+    public var modified: Double?
+    public var kind: AssetKind?
+    public var format: SourceFormat?
+    /// Display size: after EXIF orientation is applied (a portrait photo stored sideways
+    /// reports its upright width and height).
+    public var width: Int?
+    public var height: Int?
+    /// EXIF orientation (1–8) found in the file; 1 when there is none.
+    public var orientation: Int?
+    public var renditions: [EncodedRendition]
+    public var error: AssetError?
+
+    public init(source: URL) {
+        self.source = source
+        self.renditions = []
+    }
+
+    public var succeeded: Bool { error == nil }
+}

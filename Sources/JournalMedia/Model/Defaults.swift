@@ -1,0 +1,23 @@
+/// Every default of the toolkit, in one place. The README's "Defaults" table mirrors this file.
+public enum Defaults {
+    /// The renditions made for every asset unless a preset says otherwise:
+    /// - `thumbnail`: WebP q80 fitting 512×512, alpha kept;
+    /// - `fallback`: baseline JPEG q85 (4:2:0) fitting 1600×1600, or PNG when the source has
+    ///   real transparency: the image any client can always show in place of the asset.
+    public static let renditions: [RenditionSpec] = [
+        RenditionSpec(role: "thumbnail", format: .webp, width: 512, quality: 80),
+        RenditionSpec(role: "fallback", format: .jpeg, formatWhenTransparent: .png, width: 1600, quality: 85),
+    ]
+
+    /// Largest source accepted, in pixels (width × height from the header, checked before decoding).
+    public static let maxPixels = 100_000_000
+
+    /// Largest rendition side a preset may ask for.
+    public static let maxRenditionSide = 10_000
+
+    /// Colour transparent sources are flattened on when the output format has no alpha.
+    public static let flattenBackground: [Double] = [255, 255, 255]
+
+    /// How often a running batch rewrites its manifest so a killed run can resume, in seconds.
+    public static let manifestCheckpointInterval: Double = 2
+}

@@ -1,0 +1,124 @@
+/// An output file format for a rendition.
+public enum RenditionFormat: String, Codable, Sendable, Hashable {
+    case webp, jpeg, png
+
+    /// The file extension used for output paths.
+    public var fileExtension: String {
+        switch self {
+        case .webp: "webp"
+        case .jpeg: "jpg"
+        case .png: "png"
+        }
+    }
+
+    /// Whether the format can carry an alpha channel.
+    public var carriesAlpha: Bool { self != .jpeg }
+
+    /// The quality used when a spec does not name one (ignored for PNG, which is lossless).
+    public var defaultQuality: Int {
+        switch self {
+        case .webp: 80
+        case .jpeg: 85
+        case .png: 100
+        }
+    }
+}
+
+/// How a rendition fills its box.
+public enum RenditionFit: String, Codable, Sendable, Hashable {
+    /// Scaled to fit inside the box, aspect ratio kept.
+    case inside
+    /// Scaled to cover the box, then cropped to it around the most interesting region
+    /// (libvips' attention strategy).
+    case cover
+}
+
+/// One rendition to produce for every asset: a role name, a box, a format and a quality.
+///
+/// A spec is pure configuration; the processor decodes each source once, at the size the
+/// largest spec needs, and each spec then costs one resize and one encode from that image.
+public struct RenditionSpec: Codable, Sendable, Hashable {
+    /// Name of the rendition, used in output file names (`<source>.<role>.<ext>`):
+    /// lowercase letters, digits and `-`, starting with a letter.
+    public var role: String
+    /// Format for opaque sources (and for transparent ones when `formatWhenTransparent` is nil).
+    public var format: RenditionFormat
+    /// Format used instead when the source has real transparency (some alpha below opaque).
+    public var formatWhenTransparent: RenditionFormat?
+    /// The box, in pixels. Sources are never upscaled into it (vector sources are rendered at it).
+    public var width: Int
+    public var height: Int
+    public var fit: RenditionFit
+    /// Encoder quality 1–100 (WebP and JPEG).
+    public var quality: Int
+
+    public init(
+        role: String, format: RenditionFormat, formatWhenTransparent: RenditionFormat? = nil,
+        width: Int, height: Int? = nil, fit: RenditionFit = .inside, quality: Int? = nil
+    ) {
+        self.role = role
+        self.format = format
+        self.formatWhenTransparent = formatWhenTransparent
+        self.width = width
+        self.height = height ?? width
+        self.fit = fit
+        self.quality = quality ?? format.defaultQuality
+    }
+
+    /// The format an image with (or without) real transparency is written in.
+    public func outputFormat(transparent: Bool) -> RenditionFormat {
+        transparent ? (formatWhenTransparent ?? format) : format
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case role, format, formatWhenTransparent, width, height, fit, quality
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let format = try container.decode(RenditionFormat.self, forKey: .format)
+        let width = try container.decode(Int.self, forKey: .width)
+        self.init(
+            role: try container.decode(String.self, forKey: .role),
+            format: format,
+            formatWhenTransparent: try container.decodeIfPresent(RenditionFormat.self, forKey: .formatWhenTransparent),
+            width: width,
+            height: try container.decodeIfPresent(Int.self, forKey: .height),
+            fit: try container.decodeIfPresent(RenditionFit.self, forKey: .fit) ?? .inside,
+            quality: try container.decodeIfPresent(Int.self, forKey: .quality))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(role, forKey: .role)
+        try container.encode(format, forKey: .format)
+        try container.encodeIfPresent(formatWhenTransparent, forKey: .formatWhenTransparent)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+        try container.encode(fit, forKey: .fit)
+        try container.encode(quality, forKey: .quality)
+    }
+
+    /// Checks a list of specs: at least one, unique well-formed roles, sane boxes and qualities.
+    /// Returns a message naming the first problem, or nil.
+    public static func problem(in specs: [RenditionSpec]) -> String? {
+        if specs.isEmpty { return "a preset needs at least one rendition" }
+        var seen = Set<String>()
+        for spec in specs {
+            let validRole = spec.role.first.map { $0.isASCII && $0.isLowercase } == true
+                && spec.role.allSatisfy { ($0.isASCII && ($0.isLowercase || $0.isNumber)) || $0 == "-" }
+            if !validRole {
+                return "role \"\(spec.role)\" must be lowercase letters, digits and '-', starting with a letter"
+            }
+            if !seen.insert(spec.role).inserted { return "role \"\(spec.role)\" appears twice" }
+            if !(1...Defaults.maxRenditionSide).contains(spec.width)
+                || !(1...Defaults.maxRenditionSide).contains(spec.height) {
+                return "rendition \(spec.role): width and height must be 1–\(Defaults.maxRenditionSide)"
+            }
+            if !(1...100).contains(spec.quality) {
+                return "rendition \(spec.role): quality must be 1–100"
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+
+/// Where a running batch stands; handed to the progress callback after every asset.
+public struct BatchProgress: Sendable {
+    public var done: Int
+    public var total: Int
+    public var failed: Int
+    public var skipped: Int
+    public var elapsedSeconds: Double
+
+    /// Assets per second over the assets processed (not skipped) so far.
+    public var assetsPerSecond: Double {
+        elapsedSeconds > 0 ? Double(done - skipped) / elapsedSeconds : 0
+    }
+
+    /// Estimated seconds left, from the rate so far; nil before there is a rate.
+    public var secondsRemaining: Double? {
+        let rate = assetsPerSecond
+        return rate > 0 ? Double(total - done) / rate : nil
+    }
+}
+
+/// Converts many assets into renditions under one output folder and writes `manifest.json`.
+///
+/// `run()` scans the inputs, reuses the entries of an earlier manifest whose input (size,
+/// modification time, SHA-256) and preset are unchanged, processes the rest `jobs` at a
+/// time with `AssetProcessor`, writes every rendition atomically, checkpoints the manifest
+/// every couple of seconds so a killed run resumes where it stopped, and writes the final
+/// manifest. One asset's failure is recorded in its entry and never stops the batch.
+public struct Batch: Sendable {
+    public var inputs: [URL]
+    public var output: URL
+    public var options: ProcessingOptions
+    /// Images processed at once; each uses one libvips thread. Defaults to the core count.
+    public var jobs: Int
+    /// Redo every asset even when its earlier entry could be reused.
+    public var force: Bool
+    /// Called on the batch's task after each asset.
+    public var onProgress: (@Sendable (BatchProgress) -> Void)?
+    /// Called once for each asset that failed.
+    public var onFailure: (@Sendable (AssetError) -> Void)?
+
+    public static let manifestName = "manifest.json"
+
+    public init(inputs: [URL], output: URL, options: ProcessingOptions = ProcessingOptions(),
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false) {
+        self.inputs = inputs
+        self.output = output
+        self.options = options
+        self.jobs = max(1, jobs)
+        self.force = force
+    }
+
+    /// Output path of a rendition, relative to the output folder: `<source>.<role>.<ext>`.
+    public static func renditionPath(source: String, role: String, format: RenditionFormat) -> String {
+        "\(source).\(role).\(format.fileExtension)"
+    }
+
+    /// Runs the batch and returns the manifest it wrote. Throws only `BatchError`s (nothing
+    /// to do with a single asset).
+    public func run() async throws(BatchError) -> Manifest {
+        let start = Date()
+        let planned = try InputScanner.scan(inputs: inputs, output: output)
+        try prepareOutputFolder()
+        AtomicFile.removeLeftovers(in: output)
+        let manifestURL = output.appendingPathComponent(Batch.manifestName)
+
+        var previous: [String: ManifestEntry] = [:]
+        if !force, let data = try? Data(contentsOf: manifestURL),
+           let manifest = try? Manifest.decode(data),
+           manifest.schemaVersion == Manifest.currentSchemaVersion,
+           manifest.preset == options.renditions {
+            for entry in manifest.assets { previous[entry.source] = entry }
+        }
+
+        var entries: [ManifestEntry?] = planned.map { previous[$0.relativePath] }
+        var progress = BatchProgress(done: 0, total: planned.count, failed: 0, skipped: 0, elapsedSeconds: 0)
+        var lastCheckpoint = Date()
+        let processor = AssetProcessor(options: options)
+        let output = self.output
+
+        await withTaskGroup(of: (Int, ManifestEntry, Bool).self) { group in
+            var next = 0
+            func launch() {
+                guard next < planned.count else { return }
+                let index = next, asset = planned[index], earlier = entries[index]
+                next += 1
+                group.addTask {
+                    let (entry, skipped) = await Batch.offload {
+                        Batch.convert(asset, earlier: earlier, processor: processor, output: output)
+                    }
+                    return (index, entry, skipped)
+                }
+            }
+            for _ in 0..<jobs { launch() }
+            while let (index, entry, skipped) = await group.next() {
+                entries[index] = entry
+                progress.done += 1
+                if skipped { progress.skipped += 1 }
+                if let error = entry.error {
+                    progress.failed += 1
+                    onFailure?(AssetError(file: entry.source, stage: error.stage, message: error.message))
+                }
+                progress.elapsedSeconds = Date().timeIntervalSince(start)
+                onProgress?(progress)
+                if Date().timeIntervalSince(lastCheckpoint) >= Defaults.manifestCheckpointInterval {
+                    lastCheckpoint = Date()
+                    let partial = makeManifest(entries.compactMap { $0 }, progress: progress)
+                    try? AtomicFile.write(partial.encoded(), to: manifestURL)
+                }
+                launch()
+            }
+        }
+
+        progress.elapsedSeconds = Date().timeIntervalSince(start)
+        let manifest = makeManifest(entries.compactMap { $0 }, progress: progress)
+        do {
+            try AtomicFile.write(try manifest.encoded(), to: manifestURL)
+        } catch {
+            throw BatchError.cannotWriteManifest(manifestURL.path, reason: "\(error)")
+        }
+        return manifest
+    }
+
+    private func prepareOutputFolder() throws(BatchError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw BatchError.outputNotADirectory(output.path) }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        } catch {
+            throw BatchError.cannotCreateOutput(output.path, reason: error.localizedDescription)
+        }
+    }
+
+    private func makeManifest(_ entries: [ManifestEntry], progress: BatchProgress) -> Manifest {
+        let failed = entries.filter { $0.error != nil }.count
+        let processed = progress.done - progress.skipped
+        let summary = ManifestSummary(
+            assets: entries.count, succeeded: entries.count - failed, failed: failed,
+            processed: processed, skipped: progress.skipped,
+            elapsedSeconds: (progress.elapsedSeconds * 1000).rounded() / 1000,
+            assetsPerSecond: progress.elapsedSeconds > 0
+                ? (Double(processed) / progress.elapsedSeconds * 100).rounded() / 100 : 0)
+        return Manifest(generator: Version.generator, preset: options.renditions, assets: entries, summary: summary)
+    }
+
+    /// Runs blocking work (file I/O, libvips) on a Dispatch worker thread, keeping the
+    /// cooperative pool free.
+    static func offload<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
+    }
+
+    /// One asset: read and digest, reuse the earlier entry when nothing changed, otherwise
+    /// process and write the renditions. Returns the entry and whether it was reused.
+    static func convert(_ asset: PlannedAsset, earlier: ManifestEntry?, processor: AssetProcessor, output: URL)
+        -> (ManifestEntry, Bool)
+    {
+        var entry = ManifestEntry(source: asset.relativePath)
+        let source: SourceFile
+        do throws(AssetError) {
+            source = try SourceFile.read(asset.url, displayName: asset.relativePath)
+        } catch {
+            entry.error = ErrorRecord(stage: error.stage, message: error.message)
+            return (entry, false)
+        }
+        if let earlier, earlier.error == nil, earlier.sha256 == source.sha256, earlier.bytes == source.size,
+           earlier.modified == source.modified, renditionsPresent(earlier, in: output) {
+            return (earlier, true)
+        }
+
+        let result = processor.process(source, displayName: asset.relativePath)
+        entry.sha256 = result.sha256
+        entry.bytes = result.bytes
+        entry.modified = result.modified
+        entry.kind = result.kind
+        entry.mediaType = result.format?.mediaType
+        entry.width = result.width
+        entry.height = result.height
+        entry.orientation = result.orientation
+        if let error = result.error {
+            entry.error = ErrorRecord(stage: error.stage, message: error.message)
+            return (entry, false)
+        }
+        for rendition in result.renditions {
+            let path = renditionPath(source: asset.relativePath, role: rendition.role, format: rendition.format)
+            do {
+                try AtomicFile.write(rendition.data, to: output.appendingPathComponent(path))
+            } catch {
+                entry.renditions = []
+                entry.error = ErrorRecord(stage: .write, message: "\(error)")
+                return (entry, false)
+            }
+            entry.renditions.append(RenditionRecord(
+                role: rendition.role, path: path, format: rendition.format,
+                width: rendition.width, height: rendition.height, bytes: rendition.data.count))
+        }
+        // A rendition whose format changed (e.g. the source gained transparency) leaves its
+        // old file behind: remove it so the folder matches the manifest.
+        let current = Set(entry.renditions.map(\.path))
+        for old in earlier?.renditions ?? [] where !current.contains(old.path) {
+            unlink(output.appendingPathComponent(old.path).path)
+        }
+        return (entry, false)
+    }
+
+    private static func renditionsPresent(_ entry: ManifestEntry, in output: URL) -> Bool {
+        entry.renditions.allSatisfy { record in
+            var info = stat()
+            return stat(output.appendingPathComponent(record.path).path, &info) == 0 && Int(info.st_size) == record.bytes
+        }
+    }
+}

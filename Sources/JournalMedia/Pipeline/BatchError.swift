@@ -1,0 +1,29 @@
+/// A batch that cannot start: the command line named something impossible. The CLI exits
+/// with status 2 for these. Failures of single assets are never `BatchError`s.
+public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
+    case missingInput(String)
+    case outputInsideInput(output: String, input: String)
+    case inputInsideOutput(input: String, output: String)
+    case outputNotADirectory(String)
+    case cannotCreateOutput(String, reason: String)
+    case cannotWriteManifest(String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .missingInput(let path): "input \(path) does not exist"
+        case .outputInsideInput(let output, let input): "output folder \(output) is inside input \(input); choose an output outside the inputs"
+        case .inputInsideOutput(let input, let output): "input \(input) is inside the output folder \(output)"
+        case .outputNotADirectory(let path): "output \(path) exists and is not a folder"
+        case .cannotCreateOutput(let path, let reason): "cannot create output folder \(path): \(reason)"
+        case .cannotWriteManifest(let path, let reason): "cannot write \(path): \(reason)"
+        }
+    }
+
+    /// True for mistakes in what was asked (exit status 2), false for I/O failures.
+    public var isUsageError: Bool {
+        switch self {
+        case .cannotWriteManifest, .cannotCreateOutput: false
+        default: true
+        }
+    }
+}

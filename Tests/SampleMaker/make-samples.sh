@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Re-creates the files in Samples/ with real encoders (libjpeg, libpng, libwebp, x265 via
+# libheif, librsvg/cairo) driven by the vips, exiftool and rsvg-convert command-line tools.
+# The samples are committed; this script documents how they were made and is not run by
+# the build. Needs: libvips-tools libimage-exiftool-perl librsvg2-bin python3-numpy.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:-$here/../../Samples}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+
+# A photo-like 600×400 scene (smooth gradients plus sensor-like noise) with coloured
+# 60×60 corner markers: red top-left, blue top-right, green bottom-left, white bottom-right.
+python3 "$here/scene.py" "$work/scene.ppm" 600 400
+
+# 1. JPEG stored sideways with EXIF orientation 6, a Display P3 profile and GPS.
+#    Orientation 6 means "rotate 90° clockwise to display", so the stored pixels are the
+#    scene turned 90° anticlockwise.
+vips rot "$work/scene.ppm" "$work/stored.v" d270
+vips icc_transform "$work/stored.v" "$work/p3.v" p3 --input-profile srgb --intent relative
+vips jpegsave "$work/p3.v" "$out/orientation-6-gps-p3.jpg" --Q 90 --profile p3
+exiftool -q -overwrite_original -Orientation#=6 \
+  -GPSLatitude=48.8584 -GPSLatitudeRef=N -GPSLongitude=2.2945 -GPSLongitudeRef=E \
+  -GPSDateStamp=2023:06:01 -GPSTimeStamp=12:03:22 \
+  -DateTimeOriginal="2023:06:01 14:03:22" -Make=JournalMedia -Model=SampleMaker \
+  "$out/orientation-6-gps-p3.jpg"
+
+# 2. CMYK JPEG (converted with the default CMYK profile, which is embedded).
+vips icc_transform "$work/scene.ppm" "$work/cmyk.v" cmyk --input-profile srgb
+vips jpegsave "$work/cmyk.v" "$out/cmyk.jpg" --Q 90
+
+# 3. HEIC (x265 through libheif) at 8 bits.
+vips heifsave "$work/scene.ppm" "$out/photo.heic" --Q 60 --compression hevc
+
+# 4. 16-bit PNG with an Adobe RGB (1998) profile.
+vips icc_transform "$work/scene.ppm" "$work/a98.v" /usr/share/color/icc/ghostscript/a98.icc --input-profile srgb --depth 16
+vips pngsave "$work/a98.v" "$out/adobe-rgb-16bit.png" --bitdepth 16 \
+  --profile /usr/share/color/icc/ghostscript/a98.icc
+
+# 5. PNG with real transparency (a disc on a transparent ground), and an opaque-alpha PNG.
+python3 "$here/disc.py" "$work/disc.pam" 300
+vips copy "$work/disc.pam" "$out/alpha-disc.png"
+
+# 6. An SVG icon, and the same drawing as a one-page PDF (cairo through rsvg-convert).
+cp "$here/icon.svg" "$out/icon.svg"
+rsvg-convert -f pdf -o "$out/icon.pdf" "$here/icon.svg"
+
+# 7. WebP and GIF of the scene (first frame only is used).
+vips webpsave "$work/scene.ppm" "$out/scene.webp" --Q 75
+vips gifsave "$work/scene.ppm" "$out/scene.gif"
+
+# 8. Bad input: a JPEG cut to half its length, an empty file, a text file named .jpg.
+vips jpegsave "$work/scene.ppm" "$work/whole.jpg" --Q 85
+head -c $(( $(stat -c %s "$work/whole.jpg") / 2 )) "$work/whole.jpg" > "$out/truncated.jpg"
+printf 'This is a shopping list, not a photo.\nmilk\neggs\n' > "$out/not-an-image.jpg"
+: > "$out/empty.png"
+ls -l "$out"
