@@ -35,7 +35,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "JournalMediaTests",
-            dependencies: ["JournalMedia", "CExif"],
+            dependencies: ["JournalMedia", "CExif", "CVips"],
             resources: [],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]

@@ -8,11 +8,11 @@ import CVips
 /// scaling, WebP/SVG/PDF scale on load, HEIF embedded thumbnails when big enough) plus
 /// one copy into memory (about width × height × bands bytes).
 final class DecodedImage {
-    let image: VipsImage
+    let image: VipsImageHandle
     /// The source has an alpha channel with at least one pixel below fully opaque.
     let hasRealTransparency: Bool
 
-    init(image: VipsImage, hasRealTransparency: Bool) {
+    init(image: VipsImageHandle, hasRealTransparency: Bool) {
         self.image = image
         self.hasRealTransparency = hasRealTransparency
     }
@@ -55,10 +55,7 @@ enum ImageDecoder {
         try thumbnail.build()
         var image = try thumbnail.outputImage()
         image = try eightBitDisplayColour(image)
-        guard let copied = vips_image_copy_memory(image.pointer) else {
-            throw VipsError(message: VipsRuntime.takeErrorBuffer())
-        }
-        let memory = VipsImage(owning: copied)
+        let memory = try image.materialised()
         for field in memory.fieldNames where !coreFields.contains(field) {
             memory.removeField(field)
         }
@@ -82,7 +79,7 @@ enum ImageDecoder {
 
     /// Converts whatever the loader produced (16-bit RGB or grey, CMYK without a profile,
     /// LAB, float) to 8-bit sRGB, or 8-bit grey for grey sources.
-    private static func eightBitDisplayColour(_ image: VipsImage) throws(VipsError) -> VipsImage {
+    private static func eightBitDisplayColour(_ image: VipsImageHandle) throws(VipsError) -> VipsImageHandle {
         let interpretation = image.interpretation
         let isGrey = interpretation == VIPS_INTERPRETATION_B_W || interpretation == VIPS_INTERPRETATION_GREY16
         let ok = image.format == VIPS_FORMAT_UCHAR
@@ -103,7 +100,7 @@ enum ImageDecoder {
         return converted
     }
 
-    private static func minimumAlpha(_ image: VipsImage) throws(VipsError) -> Double {
+    private static func minimumAlpha(_ image: VipsImageHandle) throws(VipsError) -> Double {
         let extract = try VipsOperationCall("extract_band")
         try extract.set("in", .image(image))
         try extract.set("band", .int(image.bands - 1))
@@ -116,7 +113,7 @@ enum ImageDecoder {
     }
 
     /// Composites the image on the flatten background and drops the alpha channel.
-    static func flatten(_ image: VipsImage) throws(VipsError) -> VipsImage {
+    static func flatten(_ image: VipsImageHandle) throws(VipsError) -> VipsImageHandle {
         let flatten = try VipsOperationCall("flatten")
         try flatten.set("in", .image(image))
         let background = image.bands <= 2 ? [Defaults.flattenBackground[0]] : Defaults.flattenBackground

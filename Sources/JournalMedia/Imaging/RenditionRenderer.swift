@@ -53,7 +53,7 @@ enum RenditionRenderer {
         return EncodedRendition(role: spec.role, format: format, width: image.width, height: image.height, data: data)
     }
 
-    private static func encode(_ image: VipsImage, format: RenditionFormat, quality: Int) throws(VipsError) -> [UInt8] {
+    private static func encode(_ image: VipsImageHandle, format: RenditionFormat, quality: Int) throws(VipsError) -> [UInt8] {
         let save: VipsOperationCall
         switch format {
         case .webp:
@@ -73,6 +73,7 @@ enum RenditionRenderer {
         }
         try save.set("strip", .bool(true))
         try save.build()
-        return try save.outputBytes()
+        let bytes = try save.outputBytes()
+        return format == .webp ? WebPMetadataRemover.removingMetadata(bytes) : bytes
     }
 }

@@ -8,7 +8,7 @@ enum VipsArgument {
     case string(String)
     /// An enum or flags argument given by its nickname, e.g. `"attention"` for `crop`.
     case nick(String)
-    case image(VipsImage)
+    case image(VipsImageHandle)
     case doubles([Double])
     /// A blob that borrows memory the caller keeps alive until the operation's outputs are gone.
     case borrowedBlob(UnsafeRawBufferPointer)
@@ -133,7 +133,7 @@ final class VipsOperationCall {
     }
 
     /// A new owned reference to an output image.
-    func outputImage(_ argument: String = "out") throws(VipsError) -> VipsImage {
+    func outputImage(_ argument: String = "out") throws(VipsError) -> VipsImageHandle {
         let type = try argumentType(argument)
         var gvalue = GValue()
         g_value_init(&gvalue, type)
@@ -143,7 +143,7 @@ final class VipsOperationCall {
             throw VipsError(message: "\(name) produced no \(argument)")
         }
         g_object_ref(object)
-        return VipsImage(owning: object.assumingMemoryBound(to: CVips.VipsImage.self))
+        return VipsImageHandle(owning: object.assumingMemoryBound(to: CVips.VipsImage.self))
     }
 
     /// A copy of an output blob, e.g. the `buffer` of a `*save_buffer` operation.
@@ -159,6 +159,18 @@ final class VipsOperationCall {
         let area = boxed.assumingMemoryBound(to: VipsArea.self)
         guard let data = area.pointee.data else { return [] }
         return Array(UnsafeRawBufferPointer(start: data, count: area.pointee.length))
+    }
+
+    /// An output array of numbers, e.g. the `out_array` of `getpoint`.
+    func outputDoubles(_ argument: String) throws(VipsError) -> [Double] {
+        let type = try argumentType(argument)
+        var gvalue = GValue()
+        g_value_init(&gvalue, type)
+        defer { g_value_unset(&gvalue) }
+        g_object_get_property(gobjectPointer, argument, &gvalue)
+        var count: Int32 = 0
+        guard let values = vips_value_get_array_double(&gvalue, &count) else { return [] }
+        return Array(UnsafeBufferPointer(start: values, count: Int(count)))
     }
 
     /// An output number, e.g. the `out` of `min`, `max` or `avg`.

@@ -1,11 +1,11 @@
 import CVips
 
-/// Owns one reference to a `VipsImage`; the reference is dropped in `deinit`, so no path,
+/// Owns one reference to a `VipsImageHandle`; the reference is dropped in `deinit`, so no path,
 /// error paths included, can leak an image. An image is lazy: holding one costs a header,
 /// its pixels are computed when something (a save, `materialised()`) asks for them.
 ///
 /// Not Sendable: an image is built and consumed on one thread.
-final class VipsImage {
+final class VipsImageHandle {
     let pointer: UnsafeMutablePointer<CVips.VipsImage>
 
     /// Takes ownership of a reference the caller already holds.
@@ -68,6 +68,15 @@ final class VipsImage {
             index += 1
         }
         return names
+    }
+
+    /// Computes every pixel into a new in-memory image (the decode happens here for a lazy
+    /// image); later reads of the result cost no further decoding.
+    func materialised() throws(VipsError) -> VipsImageHandle {
+        guard let copied = vips_image_copy_memory(pointer) else {
+            throw VipsError(message: VipsRuntime.takeErrorBuffer())
+        }
+        return VipsImageHandle(owning: copied)
     }
 
     /// Removes a metadata field from this image's header. Only call this on an image this

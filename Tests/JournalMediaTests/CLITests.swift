@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import JournalMedia
+
+/// The `journal-media` executable: exit statuses, stderr, presets, interrupted runs.
+@Suite(.serialized) struct CLITests {
+    @Test func exitStatusesFollowTheManual() throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let good = root.appendingPathComponent("good")
+        try FileManager.default.createDirectory(at: good, withIntermediateDirectories: true)
+        try TestSupport.copySamples(["photo.heic", "icon.svg"], to: good)
+
+        let ok = try TestSupport.runCLI(["convert", good.path, "--output", root.appendingPathComponent("o1").path])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stdout.isEmpty)
+        #expect(!ok.stderr.contains("\r"), "no progress line when stderr is not a terminal")
+        #expect(ok.stderr.contains("2 assets: 2 succeeded, 0 failed"))
+
+        let mixed = try TestSupport.runCLI(["convert", TestSupport.samples.path, "-o", root.appendingPathComponent("o2").path])
+        #expect(mixed.status == 1)
+        let errorLines = mixed.stderr.split(separator: "\n").filter { $0.hasPrefix("journal-media: error:") }
+        #expect(errorLines.count == 3, "one line per failed asset: \(mixed.stderr)")
+        #expect(errorLines.contains { $0.contains("truncated.jpg: decode:") })
+        #expect(errorLines.contains { $0.contains("not-an-image.jpg: sniff:") })
+
+        let quiet = try TestSupport.runCLI(["convert", TestSupport.samples.path, "-o", root.appendingPathComponent("o2").path, "--quiet"])
+        #expect(quiet.status == 1)
+        #expect(quiet.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("journal-media: error:") })
+
+        let missing = try TestSupport.runCLI(["convert", root.appendingPathComponent("nope").path, "-o", root.appendingPathComponent("o3").path])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("does not exist"))
+
+        let inside = try TestSupport.runCLI(["convert", good.path, "-o", good.appendingPathComponent("out").path])
+        #expect(inside.status == 2)
+        #expect(inside.stderr.contains("inside input"))
+
+        let badFlag = try TestSupport.runCLI(["convert", good.path, "-o", root.path + "/o4", "--jobs", "0"])
+        #expect(badFlag.status == 2)
+        let unknown = try TestSupport.runCLI(["convert", good.path, "--bogus"])
+        #expect(unknown.status == 2)
+        let noOutput = try TestSupport.runCLI(["convert", good.path])
+        #expect(noOutput.status == 2)
+
+        let help = try TestSupport.runCLI(["convert", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("--max-pixels") && help.stdout.contains("manifest.json"))
+    }
+
+    @Test func presetFileReplacesTheRenditions() throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let preset = root.appendingPathComponent("preset.json")
+        try Data("""
+            {"renditions": [
+              {"role": "preview", "format": "webp", "width": 300},
+              {"role": "cover", "format": "jpeg", "width": 128, "height": 128, "fit": "cover", "quality": 70}
+            ]}
+            """.utf8).write(to: preset)
+        let out = root.appendingPathComponent("out")
+        let run = try TestSupport.runCLI(["convert", TestSupport.sample("photo.heic").path, "-o", out.path, "--preset", preset.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let manifest = try Manifest.decode(try Data(contentsOf: out.appendingPathComponent("manifest.json")))
+        #expect(manifest.preset.map(\.role) == ["preview", "cover"])
+        let entry = try #require(manifest.assets.first)
+        #expect(entry.renditions.map(\.path) == ["photo.heic.preview.webp", "photo.heic.cover.jpg"])
+        #expect(entry.renditions.map(\.width) == [300, 128])
+        #expect(entry.renditions.map(\.height) == [200, 128])
+
+        try Data(#"{"renditions": [{"role": "Bad Role", "format": "webp", "width": 10}]}"#.utf8).write(to: preset)
+        let invalid = try TestSupport.runCLI(["convert", TestSupport.sample("photo.heic").path, "-o", out.path, "--preset", preset.path])
+        #expect(invalid.status == 2)
+        #expect(invalid.stderr.contains("Bad Role"))
+        try Data(#"{"renditions": [{"role": "x", "format": "gif", "width": 10}]}"#.utf8).write(to: preset)
+        #expect(try TestSupport.runCLI(["convert", TestSupport.sample("photo.heic").path, "-o", out.path, "--preset", preset.path]).status == 2)
+    }
+
+    @Test func maxPixelsRefusesLargeImagesFromTheHeader() throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let run = try TestSupport.runCLI(["convert", TestSupport.sample("photo.heic").path, "-o", root.path + "/out", "--max-pixels", "1000"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("photo.heic: limits:"))
+    }
+
+    /// A run killed at an arbitrary moment leaves only complete files under final names,
+    /// and the next run completes the batch.
+    @Test func aKilledRunLeavesNoPartialFileAndTheNextRunCompletes() throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        for i in 0..<24 {
+            for name in ["photo.heic", "adobe-rgb-16bit.png", "cmyk.jpg"] {
+                try FileManager.default.copyItem(at: TestSupport.sample(name), to: input.appendingPathComponent("\(i)-\(name)"))
+            }
+        }
+        let out = root.appendingPathComponent("out")
+        for delay in [0.25, 0.6] {
+            let process = Process()
+            process.executableURL = TestSupport.cli
+            process.arguments = ["convert", input.path, "-o", out.path, "--jobs", "2", "--quiet"]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+
+            let files = (FileManager.default.enumerator(atPath: out.path)?.allObjects as? [String]) ?? []
+            for file in files where !file.hasPrefix(".") && !file.contains("/.") && file != "manifest.json" {
+                #expect(throws: Never.self, "\(file) is complete") {
+                    _ = try TestImage(contentsOf: out.appendingPathComponent(file)).image.materialised()
+                }
+            }
+            if FileManager.default.fileExists(atPath: out.appendingPathComponent("manifest.json").path) {
+                #expect(throws: Never.self) { _ = try Manifest.decode(try Data(contentsOf: out.appendingPathComponent("manifest.json"))) }
+            }
+        }
+        let finish = try TestSupport.runCLI(["convert", input.path, "-o", out.path])
+        #expect(finish.status == 0, "\(finish.stderr)")
+        let manifest = try Manifest.decode(try Data(contentsOf: out.appendingPathComponent("manifest.json")))
+        #expect(manifest.assets.count == 72 && manifest.summary.succeeded == 72)
+        let left = (FileManager.default.enumerator(atPath: out.path)?.allObjects as? [String]) ?? []
+        #expect(!left.contains { $0.hasSuffix(AtomicFile.temporarySuffix) })
+        #expect(left.filter { $0.hasSuffix(".webp") || $0.hasSuffix(".jpg") }.count == 144)
+    }
+}
