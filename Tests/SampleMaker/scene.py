@@ -5,16 +5,18 @@ import sys
 import numpy as np
 
 path, width, height = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-rng = np.random.default_rng(20231)
+seed = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+rng = np.random.default_rng(20231 + seed)
 y, x = np.mgrid[0:height, 0:width].astype(np.float64)
 t = y / (height - 1)
 sky = np.stack([90 + 80 * t, 140 + 60 * t, 230 - 40 * t], axis=-1)
 ground = np.stack([70 + 40 * (1 - t), 120 + 30 * np.sin(x / 37.0), 60 + 0 * t], axis=-1)
 img = np.where((t < 0.55)[..., None], sky, ground)
-sun = ((x - width * 0.7) ** 2 + (y - height * 0.28) ** 2) < (height * 0.09) ** 2
+cx = 0.7 - 0.05 * (seed % 5)
+sun = ((x - width * cx) ** 2 + (y - height * 0.28) ** 2) < (height * 0.09) ** 2
 img[sun] = [250, 220, 120]
 img += rng.normal(0, 4, img.shape)
-m = 60
+m = max(60, width // 10)
 img[:m, :m] = [230, 20, 20]
 img[:m, -m:] = [20, 40, 230]
 img[-m:, :m] = [20, 200, 40]

@@ -27,8 +27,23 @@ enum ImageDecoder {
     /// Decodes `bytes` so the result fits `width`×`height` (display orientation).
     /// - Parameter allowUpscale: true for vector sources, which are rendered at the size
     ///   asked for; raster sources are never enlarged.
+    /// An embedded profile that lcms cannot use (malformed, or for another colour space)
+    /// does not lose the image: it is decoded again without colour management.
     static func decode(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool
+    ) throws(VipsError) -> DecodedImage {
+        do {
+            return try decode(bytes, header: header, width: width, height: height,
+                              allowUpscale: allowUpscale, colourManaged: true)
+        } catch where error.message.contains("profile") {
+            return try decode(bytes, header: header, width: width, height: height,
+                              allowUpscale: allowUpscale, colourManaged: false)
+        }
+    }
+
+    private static func decode(
+        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
+        colourManaged: Bool
     ) throws(VipsError) -> DecodedImage {
         let thumbnail = try VipsOperationCall("thumbnail_buffer")
         try thumbnail.set("buffer", .borrowedBlob(bytes))
@@ -38,19 +53,23 @@ enum ImageDecoder {
         try thumbnail.set("option_string", .string("fail_on=truncated"))
         try thumbnail.set("fail_on", .nick("truncated"))
         // libvips 8.14's thumbnail converts an RGB image with an embedded profile (Display
-        // P3, Adobe RGB, …) only when an export profile is named; and with an export profile
-        // but no import profile it shifts untagged RGB colours, so RGB gets sRGB as its
-        // fallback import profile. CMYK falls back to libvips' CMYK profile. Grey has no
-        // sRGB fallback: only a grey image with its own profile is converted.
-        switch header.colourSpace {
-        case .rgb:
+        // P3, Adobe RGB, …) only when an export profile is named, and with an export profile
+        // but no import profile it shifts untagged RGB colours; so a tagged image gets both
+        // (sRGB as the fallback import) and an untagged one, already taken as sRGB, neither,
+        // which also spares it a needless per-pixel transform. CMYK always goes through a
+        // profile, libvips' CMYK one when none is embedded. Grey is converted only when it
+        // carries its own profile.
+        switch colourManaged ? header.colourSpace : .other {
+        case .rgb where header.hasProfile:
             try thumbnail.set("import_profile", .string("srgb"))
             try thumbnail.set("export_profile", .string("srgb"))
         case .cmyk:
             try thumbnail.set("import_profile", .string("cmyk"))
             try thumbnail.set("export_profile", .string("srgb"))
-        case .grey, .other:
-            if header.hasProfile { try thumbnail.set("export_profile", .string("srgb")) }
+        case .grey where header.hasProfile, .other where colourManaged && header.hasProfile:
+            try thumbnail.set("export_profile", .string("srgb"))
+        default:
+            break
         }
         try thumbnail.build()
         var image = try thumbnail.outputImage()

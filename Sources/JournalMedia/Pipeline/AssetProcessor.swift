@@ -71,7 +71,7 @@ public struct AssetProcessor: Sendable {
         result.kind = .photo
 
         let header: ImageHeader
-        do throws(VipsError) { header = try ImageHeaderReader.read(bytes, format: format) } catch { throw fail(.probe, error.message) }
+        do throws(VipsError) { header = try ImageHeaderReader.read(bytes, format: format) } catch { throw fail(.probe, "cannot read the \(format.rawValue.uppercased()) header: \(error.message)") }
         result.width = header.displayWidth
         result.height = header.displayHeight
         result.orientation = header.orientation
@@ -90,7 +90,7 @@ public struct AssetProcessor: Sendable {
         let decoded: DecodedImage
         do throws(VipsError) {
             decoded = try ImageDecoder.decode(bytes, header: header, width: decodeWidth, height: decodeHeight, allowUpscale: upscale)
-        } catch { throw fail(.decode, error.message) }
+        } catch { throw fail(.decode, "cannot decode the \(format.rawValue.uppercased()) pixels: \(error.message)") }
 
         // Vector sources may report a different intrinsic size once rendered; the header's wins.
         for spec in options.renditions {

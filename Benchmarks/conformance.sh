@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# make conformance: runs `journal-media convert` over ../shared/corpus (real files from
+# other projects, with ExifTool's readings in groundtruth.json) when it exists, and
+# reports outcomes: successes, failures by stage and reason, crashes, hangs, and how the
+# display sizes compare with ExifTool's. Opt-in: the required tests never need the corpus.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+corpus=${CORPUS:-../shared/corpus}
+if [ ! -d "$corpus" ]; then
+  echo "make conformance: no corpus at $corpus (set CORPUS=...); nothing to do"
+  exit 0
+fi
+out=.build/conformance
+rm -rf "$out"; mkdir -p "$out"
+bin=$(swift build -c release --show-bin-path)/journal-media
+start=$(date +%s.%N)
+timeout 900 "$bin" convert "$corpus" --output "$out/out" --jobs "$(nproc)" --quiet 2>"$out/stderr.txt"
+status=$?
+end=$(date +%s.%N)
+echo "convert exit status: $status (0 all ok, 1 some assets failed; 124 = timeout/hang, >128 = crash)"
+awk -v s="$start" -v e="$end" 'BEGIN{printf "elapsed: %.1f s\n", e-s}'
+python3 Benchmarks/conformance_report.py "$out/out/manifest.json" "$corpus/groundtruth.json"
+[ "$status" -le 1 ]

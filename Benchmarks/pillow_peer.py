@@ -1,0 +1,48 @@
+"""The Pillow peer: the same renditions as journal-media's defaults, the way a Python
+backend would make them. Per file: open, draft mode (JPEG DCT scaling) to the largest
+rendition, exif_transpose, thumbnail to 1600 (LANCZOS) saved as JPEG q85 4:2:0, then
+thumbnail to 512 from that, saved as WebP q80. HEIC through pillow-heif.
+
+Usage: pillow_peer.py OUT_DIR JOBS FILE...   Prints one line: seconds and per-file latencies.
+"""
+import json
+import os
+import sys
+import time
+from multiprocessing import Pool
+
+from PIL import Image, ImageOps
+import pillow_heif
+
+pillow_heif.register_heif_opener()
+
+
+def convert(args):
+    path, out_dir = args
+    start = time.perf_counter()
+    name = os.path.basename(path)
+    with Image.open(path) as im:
+        im.draft("RGB", (1600, 1600))
+        im = ImageOps.exif_transpose(im)
+        if im.mode not in ("RGB", "L"):
+            im = im.convert("RGB")
+        fallback = im.copy()
+        fallback.thumbnail((1600, 1600), Image.LANCZOS)
+        fallback.save(os.path.join(out_dir, name + ".fallback.jpg"), "JPEG", quality=85, subsampling=2)
+        thumb = fallback.copy()
+        thumb.thumbnail((512, 512), Image.LANCZOS)
+        thumb.save(os.path.join(out_dir, name + ".thumbnail.webp"), "WEBP", quality=80)
+    return time.perf_counter() - start
+
+
+def main():
+    out_dir, jobs, files = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    os.makedirs(out_dir, exist_ok=True)
+    start = time.perf_counter()
+    with Pool(jobs) as pool:
+        latencies = pool.map(convert, [(f, out_dir) for f in files], chunksize=1)
+    print(json.dumps({"seconds": time.perf_counter() - start, "latencies": latencies}))
+
+
+if __name__ == "__main__":
+    main()
