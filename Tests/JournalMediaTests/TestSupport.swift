@@ -111,3 +111,21 @@ struct TestImage {
     }
 }
 
+
+extension VipsImageHandle {
+    /// Mean of each band over the whole image.
+    func averagePerBand() throws -> [Double] {
+        var means: [Double] = []
+        for band in 0..<bands {
+            let extract = try VipsOperationCall("extract_band")
+            try extract.set("in", .image(self))
+            try extract.set("band", .int(band))
+            try extract.build()
+            let avg = try VipsOperationCall("avg")
+            try avg.set("in", .image(try extract.outputImage()))
+            try avg.build()
+            means.append(try avg.outputDouble())
+        }
+        return means
+    }
+}

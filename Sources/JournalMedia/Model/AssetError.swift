@@ -10,6 +10,8 @@ public enum ProcessingStage: String, Codable, Sendable {
     case limits
     /// Decoding and shrinking the pixels, colour conversion.
     case decode
+    /// Shrinking the decoded image for colours and the placeholder.
+    case analyze
     /// Resizing, cropping and encoding a rendition.
     case encode
     /// Writing a rendition into the output folder.

@@ -30,6 +30,10 @@ public struct AssetResult: Sendable {
     /// EXIF orientation (1–8) found in the file; 1 when there is none.
     public var orientation: Int?
     public var renditions: [EncodedRendition]
+    /// Average, dominant and card colours (nil when not computed or on error).
+    public var colors: ColorInfo?
+    /// ThumbHash placeholder (nil when not computed or on error).
+    public var placeholder: Placeholder?
     public var error: AssetError?
 
     public init(source: URL) {

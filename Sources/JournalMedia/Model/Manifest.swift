@@ -66,6 +66,8 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     public var height: Int?
     public var orientation: Int?
     public var renditions: [RenditionRecord]
+    public var colors: ColorInfo?
+    public var placeholder: Placeholder?
     public var error: ErrorRecord?
 
     public init(source: String) {
@@ -74,7 +76,8 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case source, sha256, bytes, modified, kind, mediaType, width, height, orientation, renditions, error
+        case source, sha256, bytes, modified, kind, mediaType, width, height, orientation, renditions, colors,
+             placeholder, error
     }
 
     // Written by hand so that unknown values appear as explicit `null`s.
@@ -90,6 +93,8 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         try c.encode(height, forKey: .height)
         try c.encode(orientation, forKey: .orientation)
         try c.encode(renditions, forKey: .renditions)
+        try c.encode(colors, forKey: .colors)
+        try c.encode(placeholder, forKey: .placeholder)
         try c.encode(error, forKey: .error)
     }
 }

@@ -54,6 +54,8 @@ public struct AssetProcessor: Sendable {
         }
         if let failure {
             result.renditions = []
+            result.colors = nil
+            result.placeholder = nil
             result.error = failure
         }
         return result
@@ -91,6 +93,17 @@ public struct AssetProcessor: Sendable {
         do throws(VipsError) {
             decoded = try ImageDecoder.decode(bytes, header: header, width: decodeWidth, height: decodeHeight, allowUpscale: upscale)
         } catch { throw fail(.decode, "cannot decode the \(format.rawValue.uppercased()) pixels: \(error.message)") }
+
+        if options.analyzeColors {
+            let pixels: AnalysisPixels
+            do throws(VipsError) { pixels = try AnalysisPixels(decoded) } catch {
+                throw fail(.analyze, error.message)
+            }
+            result.colors = ImageColorAnalyzer.analyze(width: pixels.width, height: pixels.height, rgba: pixels.rgba)
+            if let hash = ThumbHash.encode(width: pixels.width, height: pixels.height, rgba: pixels.rgba) {
+                result.placeholder = Placeholder(thumbhash: Data(hash).base64EncodedString())
+            }
+        }
 
         // Vector sources may report a different intrinsic size once rendered; the header's wins.
         for spec in options.renditions {

@@ -182,6 +182,8 @@ public struct Batch: Sendable {
         entry.width = result.width
         entry.height = result.height
         entry.orientation = result.orientation
+        entry.colors = result.colors
+        entry.placeholder = result.placeholder
         if let error = result.error {
             entry.error = ErrorRecord(stage: error.stage, message: error.message)
             return (entry, false)
