@@ -33,6 +33,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // `make bench`: the per-asset cost of colours and placeholders.
+        .executableTarget(
+            name: "color-bench",
+            dependencies: ["JournalMedia"],
+            path: "Benchmarks/ColorBench",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "JournalMediaTests",
             dependencies: ["JournalMedia", "CExif", "CVips"],

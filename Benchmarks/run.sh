@@ -17,7 +17,9 @@ if [ ! -x "$bench/venv/bin/python" ]; then
 fi
 PY=$bench/venv/bin/python
 PYTHON=$PY Benchmarks/make_inputs.sh "$bench/inputs"
+swift build -c release --product color-bench >/dev/null
 bin=$(swift build -c release --show-bin-path)/journal-media
+colorbench=$(swift build -c release --show-bin-path)/color-bench
 inputs=("$bench"/inputs/*)
 count=${#inputs[@]}
 megabytes=$(du -cb "${inputs[@]}" | tail -1 | awk '{printf "%.1f", $1/1048576}')
@@ -56,6 +58,8 @@ echo
 echo "$table"
 echo
 echo "journal-media --jobs 2 vs --jobs 1: ${scaling}×  (Pillow's peak RSS is its largest single process)"
+colors=$("$colorbench")
+echo "$colors"
 
 if [ "${WRITE_RESULTS:-0}" = 1 ]; then
   {
@@ -69,6 +73,8 @@ if [ "${WRITE_RESULTS:-0}" = 1 ]; then
     echo "$table"
     echo
     echo "journal-media --jobs 2 vs --jobs 1: ${scaling}×."
+    echo
+    echo "Colour work (\`color-bench\`, included in every convert above): $colors."
     echo "Peak RSS is the maximum resident set of the measured process (for Pillow, of its largest process)."
   } > Benchmarks/RESULTS.md
   echo "wrote Benchmarks/RESULTS.md"
