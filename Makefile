@@ -8,16 +8,21 @@ BENCH_APT_PACKAGES := libvips-tools python3-venv python3-dev gcc time
 
 .PHONY: deps build release run test bench bench-deps conformance clean
 
-# Installs the Debian packages the build needs, skipping those already installed.
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do \
+# $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
+define apt_install
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
-	  echo "make deps: installing$$missing"; \
+	  echo "make: installing$$missing"; \
 	  $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	else echo "make deps: all packages present"; fi
+	else echo "make: packages present:$(1)"; fi
+endef
+
+# Installs the Debian packages the build needs, skipping those already installed.
+deps:
+	$(call apt_install,$(APT_PACKAGES))
 
 build: deps
 	$(SWIFT) build
@@ -38,11 +43,7 @@ test: deps
 	$(SWIFT) test
 
 bench-deps: deps
-	@missing=""; for p in $(BENCH_APT_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; fi
+	$(call apt_install,$(BENCH_APT_PACKAGES) libimage-exiftool-perl)
 
 bench: bench-deps release
 	Benchmarks/run.sh

@@ -132,54 +132,50 @@ final class VipsOperationCall {
         built = true
     }
 
-    /// A new owned reference to an output image.
-    func outputImage(_ argument: String = "out") throws(VipsError) -> VipsImageHandle {
+    /// Reads one output argument into a GValue of its declared type and hands it to `read`.
+    private func withOutput<T>(_ argument: String, _ read: (UnsafeMutablePointer<GValue>) -> T) throws(VipsError) -> T {
         let type = try argumentType(argument)
         var gvalue = GValue()
         g_value_init(&gvalue, type)
         defer { g_value_unset(&gvalue) }
         g_object_get_property(gobjectPointer, argument, &gvalue)
-        guard let object = g_value_get_object(&gvalue) else {
-            throw VipsError(message: "\(name) produced no \(argument)")
+        return withUnsafeMutablePointer(to: &gvalue) { read($0) }
+    }
+
+    /// A new owned reference to an output image.
+    func outputImage(_ argument: String = "out") throws(VipsError) -> VipsImageHandle {
+        let object = try withOutput(argument) { value -> UnsafeMutableRawPointer? in
+            guard let object = g_value_get_object(value) else { return nil }
+            g_object_ref(object)
+            return object
         }
-        g_object_ref(object)
+        guard let object else { throw VipsError(message: "\(name) produced no \(argument)") }
         return VipsImageHandle(owning: object.assumingMemoryBound(to: CVips.VipsImage.self))
     }
 
     /// A copy of an output blob, e.g. the `buffer` of a `*save_buffer` operation.
     func outputBytes(_ argument: String = "buffer") throws(VipsError) -> [UInt8] {
-        let type = try argumentType(argument)
-        var gvalue = GValue()
-        g_value_init(&gvalue, type)
-        defer { g_value_unset(&gvalue) }
-        g_object_get_property(gobjectPointer, argument, &gvalue)
-        guard let boxed = g_value_get_boxed(&gvalue) else {
-            throw VipsError(message: "\(name) produced no \(argument)")
+        let bytes = try withOutput(argument) { value -> [UInt8]? in
+            guard let boxed = g_value_get_boxed(value) else { return nil }
+            let area = boxed.assumingMemoryBound(to: VipsArea.self)
+            guard let data = area.pointee.data else { return [] }
+            return Array(UnsafeRawBufferPointer(start: data, count: area.pointee.length))
         }
-        let area = boxed.assumingMemoryBound(to: VipsArea.self)
-        guard let data = area.pointee.data else { return [] }
-        return Array(UnsafeRawBufferPointer(start: data, count: area.pointee.length))
+        guard let bytes else { throw VipsError(message: "\(name) produced no \(argument)") }
+        return bytes
     }
 
     /// An output array of numbers, e.g. the `out_array` of `getpoint`.
     func outputDoubles(_ argument: String) throws(VipsError) -> [Double] {
-        let type = try argumentType(argument)
-        var gvalue = GValue()
-        g_value_init(&gvalue, type)
-        defer { g_value_unset(&gvalue) }
-        g_object_get_property(gobjectPointer, argument, &gvalue)
-        var count: Int32 = 0
-        guard let values = vips_value_get_array_double(&gvalue, &count) else { return [] }
-        return Array(UnsafeBufferPointer(start: values, count: Int(count)))
+        try withOutput(argument) { value in
+            var count: Int32 = 0
+            guard let values = vips_value_get_array_double(value, &count) else { return [] }
+            return Array(UnsafeBufferPointer(start: values, count: Int(count)))
+        }
     }
 
     /// An output number, e.g. the `out` of `min`, `max` or `avg`.
     func outputDouble(_ argument: String = "out") throws(VipsError) -> Double {
-        let type = try argumentType(argument)
-        var gvalue = GValue()
-        g_value_init(&gvalue, type)
-        defer { g_value_unset(&gvalue) }
-        g_object_get_property(gobjectPointer, argument, &gvalue)
-        return g_value_get_double(&gvalue)
+        try withOutput(argument) { g_value_get_double($0) }
     }
 }
