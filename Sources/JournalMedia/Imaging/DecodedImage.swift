@@ -50,8 +50,9 @@ enum ImageDecoder {
         try thumbnail.set("width", .int(max(1, width)))
         try thumbnail.set("height", .int(max(1, height)))
         try thumbnail.set("size", .nick(allowUpscale ? "both" : "down"))
+        // A truncated file must fail rather than come out grey at the bottom. libvips 8.14's
+        // thumbnail_buffer only passes fail_on to the loader through the option string.
         try thumbnail.set("option_string", .string("fail_on=truncated"))
-        try thumbnail.set("fail_on", .nick("truncated"))
         // libvips 8.14's thumbnail converts an RGB image with an embedded profile (Display
         // P3, Adobe RGB, …) only when an export profile is named, and with an export profile
         // but no import profile it shifts untagged RGB colours; so a tagged image gets both

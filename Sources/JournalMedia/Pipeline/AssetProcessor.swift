@@ -17,11 +17,7 @@ public struct AssetProcessor: Sendable {
 
     /// Processes the file at `url`. Never throws: failures are in the result's `error`.
     public func process(fileAt url: URL) async -> AssetResult {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: self.processBlocking(fileAt: url))
-            }
-        }
+        await BlockingWork.run { self.processBlocking(fileAt: url) }
     }
 
     /// The same as `process(fileAt:)`, on the calling thread.

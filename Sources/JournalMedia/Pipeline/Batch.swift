@@ -86,7 +86,7 @@ public struct Batch: Sendable {
                 let index = next, asset = planned[index], earlier = entries[index]
                 next += 1
                 group.addTask {
-                    let (entry, skipped) = await Batch.offload {
+                    let (entry, skipped) = await BlockingWork.run {
                         Batch.convert(asset, earlier: earlier, processor: processor, output: output)
                     }
                     return (index, entry, skipped)
@@ -145,14 +145,6 @@ public struct Batch: Sendable {
             assetsPerSecond: progress.elapsedSeconds > 0
                 ? (Double(processed) / progress.elapsedSeconds * 100).rounded() / 100 : 0)
         return Manifest(generator: Version.generator, preset: options.renditions, assets: entries, summary: summary)
-    }
-
-    /// Runs blocking work (file I/O, libvips) on a Dispatch worker thread, keeping the
-    /// cooperative pool free.
-    static func offload<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
-        }
     }
 
     /// One asset: read and digest, reuse the earlier entry when nothing changed, otherwise
