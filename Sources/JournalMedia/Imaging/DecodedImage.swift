@@ -60,17 +60,19 @@ enum ImageDecoder {
         // which also spares it a needless per-pixel transform. CMYK always goes through a
         // profile, libvips' CMYK one when none is embedded. Grey is converted only when it
         // carries its own profile.
-        switch colourManaged ? header.colourSpace : .other {
-        case .rgb where header.hasProfile:
-            try thumbnail.set("import_profile", .string("srgb"))
-            try thumbnail.set("export_profile", .string("srgb"))
-        case .cmyk:
-            try thumbnail.set("import_profile", .string("cmyk"))
-            try thumbnail.set("export_profile", .string("srgb"))
-        case .grey where header.hasProfile, .other where colourManaged && header.hasProfile:
-            try thumbnail.set("export_profile", .string("srgb"))
-        default:
-            break
+        if colourManaged {
+            switch header.colourSpace {
+            case .rgb where header.hasProfile:
+                try thumbnail.set("import_profile", .string("srgb"))
+                try thumbnail.set("export_profile", .string("srgb"))
+            case .cmyk:
+                try thumbnail.set("import_profile", .string("cmyk"))
+                try thumbnail.set("export_profile", .string("srgb"))
+            case .grey where header.hasProfile, .other where header.hasProfile:
+                try thumbnail.set("export_profile", .string("srgb"))
+            default:
+                break
+            }
         }
         try thumbnail.build()
         var image = try thumbnail.outputImage()
