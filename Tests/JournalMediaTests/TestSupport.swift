@@ -68,9 +68,11 @@ struct TestImage {
     let image: VipsImageHandle
 
     init(_ bytes: [UInt8]) throws {
-        guard let format = FormatSniffer.sniff(bytes) else { throw VipsError(message: "unrecognised test image") }
+        guard let format = FormatSniffer.sniff(bytes), let loader = ImageHeaderReader.loaderName(for: format) else {
+            throw VipsError(message: "unrecognised test image")
+        }
         image = try bytes.withUnsafeBytes { buffer in
-            let load = try VipsOperationCall(ImageHeaderReader.loaderName(for: format))
+            let load = try VipsOperationCall(loader)
             try load.set("buffer", .borrowedBlob(buffer))
             try load.build()
             // Decoded into memory while the bytes are alive.

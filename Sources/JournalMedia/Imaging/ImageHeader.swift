@@ -28,7 +28,8 @@ struct ImageHeader {
 /// Runs once per asset before decoding; costs the header parse only (for JPEG the markers,
 /// for HEIC the box structure), not the pixels.
 enum ImageHeaderReader {
-    static func loaderName(for format: SourceFormat) -> String {
+    /// The libvips loader for an image format; nil for video and audio formats.
+    static func loaderName(for format: SourceFormat) -> String? {
         switch format {
         case .jpeg: "jpegload_buffer"
         case .png: "pngload_buffer"
@@ -38,11 +39,13 @@ enum ImageHeaderReader {
         case .heic, .avif: "heifload_buffer"
         case .svg: "svgload_buffer"
         case .pdf: "pdfload_buffer"
+        case .mov, .mp4, .m4v, .threeGP, .m4a, .mp3, .flac, .ogg: nil
         }
     }
 
     static func read(_ bytes: UnsafeRawBufferPointer, format: SourceFormat) throws(VipsError) -> ImageHeader {
-        let load = try VipsOperationCall(loaderName(for: format))
+        guard let loader = loaderName(for: format) else { throw VipsError(message: "not an image format") }
+        let load = try VipsOperationCall(loader)
         try load.set("buffer", .borrowedBlob(bytes))
         try load.build()
         let image = try load.outputImage()

@@ -1,4 +1,5 @@
-/// Recognises a supported image format from a file's first bytes; the file name plays no part.
+/// Recognises a supported image, video or audio format from a file's first bytes; the file
+/// name plays no part.
 ///
 /// Runs first for every asset, on the bytes already read; costs a few comparisons.
 public enum FormatSniffer {
@@ -17,14 +18,21 @@ public enum FormatSniffer {
         if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .webp }
         if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         if starts(with: Array("%PDF-".utf8)) { return .pdf }
-        if starts(with: Array("ftyp".utf8), at: 4) { return isobmffImage(head) }
+        if starts(with: Array("ftyp".utf8), at: 4) { return isobmff(head) }
+        for box in ["moov", "mdat", "wide", "free", "skip", "pnot"] where starts(with: Array(box.utf8), at: 4) {
+            return .mov  // QuickTime files from before `ftyp`
+        }
+        if starts(with: Array("fLaC".utf8)) { return .flac }
+        if starts(with: Array("OggS".utf8)) { return .ogg }
+        if starts(with: Array("ID3".utf8)) || isMPEGAudioLayer3(head) { return .mp3 }
         if looksLikeSVG(head) { return .svg }
         return nil
     }
 
     /// HEIF-family files share the ISO base media `ftyp` box with MP4 and MOV; the major
-    /// and compatible brands say which it is.
-    private static func isobmffImage(_ head: [UInt8]) -> SourceFormat? {
+    /// and compatible brands say which it is. Image brands win (an iPhone HEIC lists `mif1`
+    /// and `heic`); other `ftyp` files (JPEG 2000, Canon CR3) are not taken for video.
+    private static func isobmff(_ head: [UInt8]) -> SourceFormat? {
         guard head.count >= 16 else { return nil }
         let boxSize = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
         let end = min(max(boxSize, 16), head.count)
@@ -37,7 +45,25 @@ public enum FormatSniffer {
         if brands.contains(where: { $0 == "avif" || $0 == "avis" }) { return .avif }
         let heifBrands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"]
         if brands.contains(where: heifBrands.contains) { return .heic }
+        let major = brands[0]
+        if major == "qt  " { return .mov }
+        if major.hasPrefix("M4V") { return .m4v }
+        if ["M4A ", "M4B ", "M4P "].contains(major) { return .m4a }
+        if major.hasPrefix("3gp") || major.hasPrefix("3g2") { return .threeGP }
+        let mp4Brands: Set<String> = ["isom", "iso2", "iso3", "iso4", "iso5", "iso6", "iso7", "iso8", "iso9", "mp41",
+                                      "mp42", "avc1", "mmp4", "dash", "MSNV", "NDAS", "XAVC", "f4v ", "mp71"]
+        if mp4Brands.contains(major) { return .mp4 }
+        if brands.contains("qt  ") { return .mov }
+        if brands.contains(where: mp4Brands.contains) { return .mp4 }
         return nil
+    }
+
+    /// An MPEG-1/2 audio layer III frame header: 11 sync bits, a valid version, layer III,
+    /// and a bitrate index that is neither free nor invalid.
+    private static func isMPEGAudioLayer3(_ head: [UInt8]) -> Bool {
+        guard head.count >= 4, head[0] == 0xFF, head[1] & 0xE0 == 0xE0 else { return false }
+        let version = (head[1] >> 3) & 0x03, layer = (head[1] >> 1) & 0x03, bitrate = head[2] >> 4
+        return version != 1 && layer == 1 && bitrate != 0 && bitrate != 15 && (head[2] >> 2) & 0x03 != 3
     }
 
     private static func brand(_ head: [UInt8], at offset: Int) -> String {

@@ -29,6 +29,9 @@ public struct AssetResult: Sendable {
     public var height: Int?
     /// EXIF orientation (1–8) found in the file; 1 when there is none.
     public var orientation: Int?
+    /// When the asset was captured, from its metadata, name or modification time (nil when
+    /// the file could not be read or is not a format the toolkit reads).
+    public var captureDate: CaptureDate?
     public var renditions: [EncodedRendition]
     /// Average, dominant and card colours (nil when not computed or on error).
     public var colors: ColorInfo?

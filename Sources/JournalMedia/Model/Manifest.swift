@@ -65,6 +65,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     public var width: Int?
     public var height: Int?
     public var orientation: Int?
+    public var captureDate: CaptureDate?
     public var renditions: [RenditionRecord]
     public var colors: ColorInfo?
     public var placeholder: Placeholder?
@@ -76,7 +77,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case source, sha256, bytes, modified, kind, mediaType, width, height, orientation, renditions, colors,
+        case source, sha256, bytes, modified, kind, mediaType, width, height, orientation, captureDate, renditions, colors,
              placeholder, error
     }
 
@@ -92,6 +93,7 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         try c.encode(width, forKey: .width)
         try c.encode(height, forKey: .height)
         try c.encode(orientation, forKey: .orientation)
+        try c.encode(captureDate, forKey: .captureDate)
         try c.encode(renditions, forKey: .renditions)
         try c.encode(colors, forKey: .colors)
         try c.encode(placeholder, forKey: .placeholder)

@@ -1,6 +1,15 @@
 /// A file format recognised from its first bytes (never from its name).
 public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     case jpeg, png, webp, gif, tiff, heic, avif, svg, pdf
+    /// QuickTime movie (`ftyp` brand `qt  `, or an old file starting with a `moov`/`mdat` box).
+    case mov
+    /// MPEG-4 video (`isom`, `mp41`, `mp42`, `avc1`, … brands).
+    case mp4
+    case m4v
+    case threeGP = "3gp"
+    /// MPEG-4 audio (`M4A `, `M4B `, `M4P ` brands).
+    case m4a
+    case mp3, flac, ogg
 
     /// The IANA media type written to the manifest's `mediaType`.
     public var mediaType: String {
@@ -14,15 +23,30 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
         case .avif: "image/avif"
         case .svg: "image/svg+xml"
         case .pdf: "application/pdf"
+        case .mov: "video/quicktime"
+        case .mp4: "video/mp4"
+        case .m4v: "video/x-m4v"
+        case .threeGP: "video/3gpp"
+        case .m4a: "audio/mp4"
+        case .mp3: "audio/mpeg"
+        case .flac: "audio/flac"
+        case .ogg: "audio/ogg"
         }
     }
 
     /// Vector formats are rendered at the size asked for rather than decoded and shrunk.
     public var isVector: Bool { self == .svg || self == .pdf }
+
+    /// Formats read by libavformat rather than libvips.
+    public var isVideo: Bool { [.mov, .mp4, .m4v, .threeGP].contains(self) }
+    public var isAudio: Bool { [.m4a, .mp3, .flac, .ogg].contains(self) }
+    public var isImage: Bool { !isVideo && !isAudio }
 }
 
 /// What an asset is, as the manifest's `kind` reports it.
 public enum AssetKind: String, Codable, Sendable {
     /// A still image: photo, artwork, icon or poster, processed by the photo pipeline.
     case photo
+    /// A movie (MOV, MP4, M4V, 3GP).
+    case video
 }

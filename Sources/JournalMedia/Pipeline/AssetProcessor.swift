@@ -1,7 +1,7 @@
 import Foundation
 
-/// Turns one input file into an `AssetResult`: read and digest, sniff, header probe and
-/// pixel limit, one decode with shrink-on-load, then one resize and encode per rendition.
+/// Turns one input file into an `AssetResult`: read and digest, sniff, capture date from the
+/// metadata blocks, header probe and pixel limit, one decode with shrink-on-load, then one resize and encode per rendition.
 /// Nothing is written to disk; `Batch` does that.
 ///
 /// Sendable and stateless: call it from as many tasks as you want images in flight. Each
@@ -40,6 +40,10 @@ public struct AssetProcessor: Sendable {
         result.sha256 = source.sha256
         result.bytes = source.size
         result.modified = source.modified
+        if let format = FormatSniffer.sniff(source.bytes.prefix(FormatSniffer.prefixLength)) {
+            result.captureDate = CaptureDateReader.captureDate(
+                of: MemoryBytes(bytes: source.bytes), format: format, url: source.url, modified: source.modified)
+        }
         let failure: AssetError? = source.bytes.withUnsafeBytes { bytes in
             do throws(AssetError) {
                 try render(bytes, into: &result, name: name)
@@ -66,6 +70,10 @@ public struct AssetProcessor: Sendable {
             throw fail(.sniff, "unsupported or unrecognised format (not an image this toolkit reads)")
         }
         result.format = format
+        guard format.isImage else {
+            result.kind = format.isVideo ? .video : nil
+            throw fail(.decode, "\(format.isVideo ? "video posters" : "audio artwork") are not supported yet")
+        }
         result.kind = .photo
 
         let header: ImageHeader

@@ -174,6 +174,7 @@ public struct Batch: Sendable {
         entry.width = result.width
         entry.height = result.height
         entry.orientation = result.orientation
+        entry.captureDate = result.captureDate
         entry.colors = result.colors
         entry.placeholder = result.placeholder
         if let error = result.error {

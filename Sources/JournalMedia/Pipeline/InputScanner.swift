@@ -64,6 +64,22 @@ public enum InputScanner {
     }
 
     /// Regular files below `folder`, as paths relative to it.
+    /// Files named on a command line with folders expanded (recursed, hidden entries skipped,
+    /// sorted), for commands that write nothing (`inspect`). Paths that do not exist are kept,
+    /// so the caller reports them file by file.
+    public static func files(in inputs: [URL]) -> [URL] {
+        var files: [URL] = []
+        for input in inputs {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: input.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                files += walk(input, skipping: "\u{0}").sorted().map { input.appendingPathComponent($0) }
+            } else {
+                files.append(input)
+            }
+        }
+        return files
+    }
+
     private static func walk(_ folder: URL, skipping outputPath: String) -> [String] {
         var found: [String] = []
         var pending = [""]
