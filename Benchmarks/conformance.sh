@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make conformance: runs `journal-media convert` over ../shared/corpus (real files from
 # other projects, with ExifTool's readings in groundtruth.json) when it exists, and
-# reports outcomes: successes, failures by stage and reason, crashes, hangs, and how the
-# display sizes compare with ExifTool's. Opt-in: the required tests never need the corpus.
+# reports outcomes: successes, failures by stage and reason, crashes, hangs, how the
+# display sizes compare with ExifTool's, and (through `journal-media inspect`) how capture
+# dates compare with ExifTool's. Opt-in: the required tests never need the corpus.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 corpus=${CORPUS:-../shared/corpus}
@@ -20,4 +21,10 @@ end=$(date +%s.%N)
 echo "convert exit status: $status (0 all ok, 1 some assets failed; 124 = timeout/hang, >128 = crash)"
 awk -v s="$start" -v e="$end" 'BEGIN{printf "elapsed: %.1f s\n", e-s}'
 python3 Benchmarks/conformance_report.py "$out/out/manifest.json" "$corpus/groundtruth.json"
-[ "$status" -le 1 ]
+
+echo
+timeout 300 "$bin" inspect "$corpus" > "$out/inspect.jsonl" 2>"$out/inspect-stderr.txt"
+inspect_status=$?
+echo "inspect exit status: $inspect_status (1: some files are not media this toolkit reads)"
+python3 Benchmarks/dates_report.py "$out/inspect.jsonl" "$corpus/groundtruth.json" "$corpus"
+[ "$status" -le 1 ] && [ "$inspect_status" -le 1 ]

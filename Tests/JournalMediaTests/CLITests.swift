@@ -17,14 +17,17 @@ import Testing
         #expect(!ok.stderr.contains("\r"), "no progress line when stderr is not a terminal")
         #expect(ok.stderr.contains("2 assets: 2 succeeded, 0 failed"))
 
-        let mixed = try TestSupport.runCLI(["convert", TestSupport.samples.path, "-o", root.appendingPathComponent("o2").path])
+        let all = root.appendingPathComponent("all")
+        try FileManager.default.createDirectory(at: all, withIntermediateDirectories: true)
+        try TestSupport.copySamples(to: all)  // the top-level image samples, three of them broken
+        let mixed = try TestSupport.runCLI(["convert", all.path, "-o", root.appendingPathComponent("o2").path])
         #expect(mixed.status == 1)
         let errorLines = mixed.stderr.split(separator: "\n").filter { $0.hasPrefix("journal-media: error:") }
         #expect(errorLines.count == 3, "one line per failed asset: \(mixed.stderr)")
         #expect(errorLines.contains { $0.contains("truncated.jpg: decode:") })
         #expect(errorLines.contains { $0.contains("not-an-image.jpg: sniff:") })
 
-        let quiet = try TestSupport.runCLI(["convert", TestSupport.samples.path, "-o", root.appendingPathComponent("o2").path, "--quiet"])
+        let quiet = try TestSupport.runCLI(["convert", all.path, "-o", root.appendingPathComponent("o2").path, "--quiet"])
         #expect(quiet.status == 1)
         #expect(quiet.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("journal-media: error:") })
 

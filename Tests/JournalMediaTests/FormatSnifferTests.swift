@@ -24,8 +24,12 @@ import Testing
         #expect(FormatSniffer.sniff(ftyp("heic", ["mif1", "heic"])) == .heic)
         #expect(FormatSniffer.sniff(ftyp("mif1", ["avif", "miaf"])) == .avif)
         #expect(FormatSniffer.sniff(ftyp("avif", ["mif1"])) == .avif)
-        #expect(FormatSniffer.sniff(ftyp("isom", ["iso2", "mp41"])) == nil)
-        #expect(FormatSniffer.sniff(ftyp("qt  ", ["qt  "])) == nil)
+        #expect(FormatSniffer.sniff(ftyp("isom", ["iso2", "mp41"])) == .mp4)
+        #expect(FormatSniffer.sniff(ftyp("qt  ", ["qt  "])) == .mov)
+        #expect(FormatSniffer.sniff(ftyp("M4A ", ["M4A ", "mp42", "isom"])) == .m4a)
+        #expect(FormatSniffer.sniff(ftyp("3gp4", ["isom", "3gp4"])) == .threeGP)
+        #expect(FormatSniffer.sniff(ftyp("crx ", ["crx ", "isom"])) == nil)  // Canon CR3 raw
+        #expect(FormatSniffer.sniff(ftyp("jp2 ", ["jp2 "])) == nil)  // JPEG 2000
     }
 
     @Test func otherMagic() {

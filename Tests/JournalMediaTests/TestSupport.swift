@@ -54,9 +54,12 @@ enum TestSupport {
                       stderr: String(decoding: stderrData, as: UTF8.self))
     }
 
-    /// Copies the named samples into `folder` (or all of them).
+    /// Copies the named samples into `folder` (or all files at the top of Samples/).
     static func copySamples(_ names: [String]? = nil, to folder: URL) throws {
-        let all = try FileManager.default.contentsOfDirectory(atPath: samples.path)
+        let all = try FileManager.default.contentsOfDirectory(atPath: samples.path).filter { name in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: sample(name).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
         for name in names ?? all {
             try FileManager.default.copyItem(at: sample(name), to: folder.appendingPathComponent(name))
         }

@@ -46,6 +46,7 @@ public enum FormatSniffer {
         let heifBrands: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"]
         if brands.contains(where: heifBrands.contains) { return .heic }
         let major = brands[0]
+        if major == "crx " { return nil }  // Canon CR3 raw: a still image, not a movie
         if major == "qt  " { return .mov }
         if major.hasPrefix("M4V") { return .m4v }
         if ["M4A ", "M4B ", "M4P "].contains(major) { return .m4a }

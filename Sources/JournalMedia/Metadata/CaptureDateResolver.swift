@@ -5,7 +5,8 @@ import Foundation
 /// Photos: EXIF `DateTimeOriginal` (+ `SubSecTimeOriginal`, `OffsetTimeOriginal`), EXIF
 /// `DateTimeDigitized` (+ its sub-seconds and offset), XMP `exif:DateTimeOriginal`,
 /// `photoshop:DateCreated`, `xmp:CreateDate`, PNG text `Creation Time`, then EXIF `DateTime`
-/// (+ `SubSecTime`, `OffsetTime`). A PNG's `eXIf` chunk is EXIF and is read as such.
+/// (+ `SubSecTime`, `OffsetTime`), then the GPS date and time alone (UTC). A PNG's `eXIf`
+/// chunk is EXIF and is read as such.
 /// Videos: `com.apple.quicktime.creationdate`, then `creation_time` (the `mvhd` box, UTC).
 /// Then for any file a date in its name, and last its modification time.
 ///
@@ -44,6 +45,9 @@ struct CaptureDateResolver {
         }
         if let exif, let date = exifDate(exif, .primary, ExifTagNumber.dateTime, ExifTagNumber.subSecTime,
                                          ExifTagNumber.offsetTime, "exif.DateTime") { return date }
+        if let utc = gpsInstant() {
+            return CaptureDate(local: nil, offsetMinutes: nil, utc: utc, source: "exif.GPSDateTime", confidence: .utcOnly)
+        }
         if let text = containerTags["com.apple.quicktime.creationdate"], let parsed = DateText.dateTime(text),
            let date = date(parsed, source: "quicktime.creationdate") { return date }
         if let text = containerTags["creation_time"], let date = movieHeaderDate(text) { return date }
@@ -88,17 +92,30 @@ struct CaptureDateResolver {
     /// local − GPS UTC time, rounded to 15 minutes; nil without both GPS date and time, or
     /// beyond ±14 hours.
     func gpsOffset(for local: LocalDateTime) -> Int? {
-        guard let exif, let dateText = exif.text(.gps, ExifTagNumber.gpsDateStamp),
-              let day = DateText.dateTime(dateText, allowDateOnly: true), !day.hasTime,
-              let clock = exif.rationals(.gps, ExifTagNumber.gpsTimeStamp), clock.count == 3,
-              clock.allSatisfy({ $0 >= 0 && $0.isFinite }), clock[0] < 24, clock[1] < 60, clock[2] < 61
-        else { return nil }
-        let gpsSeconds = day.local.secondsSinceEpochAsUTC + clock[0] * 3_600 + clock[1] * 60 + clock[2]
+        guard let gpsSeconds = gpsSeconds() else { return nil }
         let localSeconds = Double(Int(local.secondsSinceEpochAsUTC.rounded(.down)))
         let quarters = ((localSeconds - gpsSeconds) / 900).rounded()
         let minutes = Int(quarters) * 15
         guard abs(minutes) <= DateText.maximumOffsetMinutes else { return nil }
         return minutes
+    }
+
+    /// The GPS date and time (UTC) as an instant, when both are present and plausible.
+    private func gpsInstant() -> LocalDateTime? {
+        guard let seconds = gpsSeconds(), let utc = LocalDateTime(utcSecondsSinceEpoch: seconds.rounded(.down)),
+              DateText.isPlausible(utc, now: now) else { return nil }
+        return LocalDateTime(year: utc.year, month: utc.month, day: utc.day, hour: utc.hour, minute: utc.minute,
+                             second: utc.second)
+    }
+
+    /// GPSDateStamp + GPSTimeStamp as seconds since 1970 (UTC).
+    private func gpsSeconds() -> Double? {
+        guard let exif, let dateText = exif.text(.gps, ExifTagNumber.gpsDateStamp),
+              let day = DateText.dateTime(dateText, allowDateOnly: true), !day.hasTime,
+              let clock = exif.rationals(.gps, ExifTagNumber.gpsTimeStamp), clock.count == 3,
+              clock.allSatisfy({ $0 >= 0 && $0.isFinite }), clock[0] < 24, clock[1] < 60, clock[2] < 61
+        else { return nil }
+        return day.local.secondsSinceEpochAsUTC + clock[0] * 3_600 + clock[1] * 60 + clock[2]
     }
 
     /// `creation_time` as libavformat prints the `mvhd` time: UTC, whole seconds. Zero is

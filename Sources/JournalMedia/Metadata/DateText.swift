@@ -112,12 +112,13 @@ enum DateText {
         return Parsed(local: local, offsetMinutes: offset, hasTime: true)
     }
 
-    /// Capture dates before 1900 or after the end of tomorrow (in the easternmost zone) are
-    /// not believed: zeroed clocks, unset cameras and corrupt fields produce them.
+    /// Capture dates before 1900 or after the end of tomorrow are not believed: zeroed
+    /// clocks, unset cameras and corrupt fields produce them. "Tomorrow" is counted in the
+    /// easternmost zone (UTC+14), where the calendar is furthest ahead.
     static func isPlausible(_ local: LocalDateTime, now: Date = Date()) -> Bool {
         guard local.year >= 1900 else { return false }
-        let endOfTomorrowEast = now.timeIntervalSince1970 + 2 * 86_400 + Double(maximumOffsetMinutes * 60)
-        return local.secondsSinceEpochAsUTC < endOfTomorrowEast
+        let todayEast = ((now.timeIntervalSince1970 + Double(maximumOffsetMinutes * 60)) / 86_400).rounded(.down)
+        return local.secondsSinceEpochAsUTC < (todayEast + 2) * 86_400
     }
 }
 

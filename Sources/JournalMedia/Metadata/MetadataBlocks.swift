@@ -23,7 +23,7 @@ struct MetadataBlocks {
         case .png: PNGChunks.blocks(in: source)
         case .webp: RIFFChunks.blocks(in: source)
         case .heic, .avif: HEIFItems.blocks(in: source)
-        case .tiff: source.size <= maximumBlockSize ? MetadataBlocks(exif: source.read(0, source.size)) : MetadataBlocks()
+        case .tiff: TIFFMetadata.blocks(in: source)
         default: MetadataBlocks()
         }
     }
@@ -53,8 +53,15 @@ enum JPEGSegments {
         var blocks = MetadataBlocks()
         guard source.read(0, 2) == [0xFF, 0xD8] else { return blocks }
         var offset = 2
+        var resyncs = 0
         while let marker = source.read(offset, 2) {
-            guard marker[0] == 0xFF else { break }
+            guard marker[0] == 0xFF else {
+                // Some writers leave stray bytes between segments; find the next marker.
+                guard resyncs < 8, let next = nextMarker(in: source, after: offset) else { break }
+                resyncs += 1
+                offset = next
+                continue
+            }
             if marker[1] == 0xFF { offset += 1; continue }  // fill byte
             let code = marker[1]
             if code == 0xD9 || code == 0xDA { break }  // EOI, SOS: no metadata after this
@@ -73,6 +80,18 @@ enum JPEGSegments {
             offset += 2 + length
         }
         return blocks
+    }
+
+    /// The offset of the next plausible segment marker within 4 KiB of `start`.
+    private static func nextMarker(in source: some ByteSource, after start: Int) -> Int? {
+        guard let window = source.read(start, min(4_096, source.size - start)), window.count >= 2 else { return nil }
+        for index in 0..<(window.count - 1) where window[index] == 0xFF {
+            let code = window[index + 1]
+            if (0xE0...0xEF).contains(code) || [0xDB, 0xC4, 0xDD, 0xFE, 0xDA, 0xC0, 0xC1, 0xC2].contains(code) {
+                return start + index
+            }
+        }
+        return nil
     }
 }
 
