@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench: throughput of `journal-media convert` (default renditions) at --jobs 1 and 2
 # beside Pillow (draft-mode thumbnailer, 2 processes), on the same deterministic inputs,
-# in one run. Prints a table; with WRITE_RESULTS=1 also writes Benchmarks/RESULTS.md.
+# in one run; then colour analysis cost (color-bench) and capture-date reading beside
+# ExifTool (Benchmarks/dates.sh). Prints a table; with WRITE_RESULTS=1 also writes Benchmarks/RESULTS.md.
 # Environment: RUNS (default 3) repetitions, best kept per tool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,6 +61,8 @@ echo
 echo "journal-media --jobs 2 vs --jobs 1: ${scaling}×  (Pillow's peak RSS is its largest single process)"
 colors=$("$colorbench")
 echo "$colors"
+echo
+RUNS=$runs OUTPUT="$bench/dates-table.md" Benchmarks/dates.sh
 
 if [ "${WRITE_RESULTS:-0}" = 1 ]; then
   {
@@ -76,6 +79,10 @@ if [ "${WRITE_RESULTS:-0}" = 1 ]; then
     echo
     echo "Colour work (\`color-bench\`, included in every convert above): $colors."
     echo "Peak RSS is the maximum resident set of the measured process (for Pillow, of its largest process)."
+    echo
+    echo "## Capture dates (\`Benchmarks/dates.sh\`)"
+    echo
+    cat "$bench/dates-table.md"
   } > Benchmarks/RESULTS.md
   echo "wrote Benchmarks/RESULTS.md"
 fi
