@@ -18,6 +18,9 @@ public enum Defaults {
     /// Colour transparent sources are flattened on when the output format has no alpha.
     public static let flattenBackground: [Double] = [255, 255, 255]
 
+    /// A PNG, WebP or GIF with real transparency and no side longer than this is an `icon`.
+    public static let iconMaximumSide = 1_024
+
     /// How often a running batch rewrites its manifest so a killed run can resume, in seconds.
     public static let manifestCheckpointInterval: Double = 2
 }

@@ -49,4 +49,7 @@ public enum AssetKind: String, Codable, Sendable {
     case photo
     /// A movie (MOV, MP4, M4V, 3GP).
     case video
+    /// A drawing: SVG or PDF, or a small PNG/WebP/GIF with transparency. Rendered at the
+    /// rendition size with transparency kept (WebP thumbnail with alpha, PNG fallback).
+    case icon
 }

@@ -61,6 +61,13 @@ public struct AssetProcessor: Sendable {
         return result
     }
 
+    /// Icons (Workout, MotionActivity, StateOfMind, GenericMedia items): vector drawings, and
+    /// PNG/WebP/GIF images with real transparency no larger than `Defaults.iconMaximumSide`.
+    static func isIcon(format: SourceFormat, width: Int, height: Int, transparent: Bool) -> Bool {
+        if format.isVector { return true }
+        return [.png, .webp, .gif].contains(format) && transparent && max(width, height) <= Defaults.iconMaximumSide
+    }
+
     private func render(_ bytes: UnsafeRawBufferPointer, into result: inout AssetResult, name: String) throws(AssetError) {
         func fail(_ stage: ProcessingStage, _ message: String) -> AssetError {
             AssetError(file: name, stage: stage, message: message)
@@ -97,6 +104,10 @@ public struct AssetProcessor: Sendable {
         do throws(VipsError) {
             decoded = try ImageDecoder.decode(bytes, header: header, width: decodeWidth, height: decodeHeight, allowUpscale: upscale)
         } catch { throw fail(.decode, "cannot decode the \(format.rawValue.uppercased()) pixels: \(error.message)") }
+        if Self.isIcon(format: format, width: header.displayWidth, height: header.displayHeight,
+                       transparent: decoded.hasRealTransparency) {
+            result.kind = .icon
+        }
 
         if options.analyzeColors {
             let pixels: AnalysisPixels
