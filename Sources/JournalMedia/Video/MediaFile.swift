@@ -57,6 +57,10 @@ final class MediaFile {
         let status = avformat_open_input(&opened, path, nil, &options)
         av_dict_free(&options)
         guard status >= 0, let context = opened else {
+            if !deadline.hasExpired, let detected = Self.detectedDemuxer(path: path),
+               Set(detected.split(separator: ",")).isDisjoint(with: Self.allowedDemuxers.split(separator: ",")) {
+                throw AssetError(file: name, stage: .probe, message: "unsupported container (\(detected))")
+            }
             let reason = deadline.hasExpired ? "timed out" : LibavRuntime.describe(status)
             throw AssetError(file: name, stage: .probe,
                              message: "not a readable audio or video file (\(reason))")
@@ -71,6 +75,27 @@ final class MediaFile {
         self.name = name
         self.context = context
         self.deadline = deadline
+    }
+
+    /// For error messages only: the demuxer libavformat's probe functions pick for the first
+    /// 64 KB of the file (no demuxer is opened), nil when none matches.
+    private static func detectedDemuxer(path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 65_536), !head.isEmpty else { return nil }
+        // AVProbeData wants AVPROBE_PADDING_SIZE (64) zero bytes after the data.
+        var bytes = [UInt8](head) + [UInt8](repeating: 0, count: 64)
+        return bytes.withUnsafeMutableBufferPointer { buffer -> String? in
+            var probe = AVProbeData()
+            probe.buf = buffer.baseAddress
+            probe.buf_size = Int32(head.count)
+            return path.withCString { cPath -> String? in
+                probe.filename = cPath
+                var score: Int32 = 0
+                guard let format = av_probe_input_format3(&probe, 1, &score), score > 0 else { return nil }
+                return LibavRuntime.string(format.pointee.name)
+            }
+        }
     }
 
     deinit {

@@ -24,7 +24,7 @@ extension MediaFile {
 ///    earlier one already gave is skipped.
 /// 3. Convert it to RGB at poster size: swscale with the frame's matrix and range for SDR
 ///    (`SDRFrameConverter`); libavfilter zscale + tonemap for HLG/PQ/BT.2020
-///    (`HDRToneMapper`).
+///    (`HDRToneMapper`, falling back to swscale if the graph rejects the frame's format).
 /// 4. Judge it (`PosterQuality`): the first acceptable candidate wins; when none is, the
 ///    best-scoring one is kept.
 /// 5. Rotate the winner by the display matrix (`RGBRotation`).
@@ -105,7 +105,8 @@ struct PosterFrameExtractor {
     }
 
     /// Seeks to the keyframe at or before `seconds` and decodes one frame into `frame`.
-    /// `atStart`: nothing has been read since the open, so a failed seek to 0 is harmless.
+    /// `atStart`: nothing has been read since the open, so after a failed seek the first frame
+    /// of the file is decoded instead.
     private func decode(at seconds: Double, keyframesOnly: Bool, atStart: Bool) -> Bool {
         media.deadline.restart(seconds: MediaFile.timeLimitSeconds)
         let index = stream.pointee.index
@@ -114,7 +115,8 @@ struct PosterFrameExtractor {
         let offset = (seconds / unit).rounded(.down)
         let target = start &+ (offset.isFinite && offset < 1e15 ? Int64(max(0, offset)) : 0)
         let sought = av_seek_frame(media.context, index, target, AVSEEK_FLAG_BACKWARD)
-        if sought < 0 && !(atStart && seconds == 0) { return false }
+        // A file that cannot seek still gets its first frame, read from where the open left off.
+        if sought < 0 && !atStart { return false }
         decoder.flush()
         decoder.keyframesOnly = keyframesOnly
         frame.unreference()
@@ -155,19 +157,25 @@ struct PosterFrameExtractor {
         let transfer = f.color_trc != AVCOL_TRC_UNSPECIFIED ? f.color_trc : (parameters?.color_trc ?? AVCOL_TRC_UNSPECIFIED)
         let primaries = f.color_primaries != AVCOL_PRI_UNSPECIFIED ? f.color_primaries : (parameters?.color_primaries ?? AVCOL_PRI_UNSPECIFIED)
         let wide = transfer == AVCOL_TRC_ARIB_STD_B67 || transfer == AVCOL_TRC_SMPTE2084 || primaries == AVCOL_PRI_BT2020
-        let toneMap = options.toneMapHDR && wide
-        if toneMap {
+        var toneMapped = false
+        var rgb: [UInt8] = []
+        if options.toneMapHDR && wide {
             // Fill in signalling the frame left out, so zscale knows where it starts from.
             frame.pointer.pointee.color_trc = transfer
             frame.pointer.pointee.color_primaries = primaries
+            // A format zscale cannot take falls back to the SDR conversion: a washed-out
+            // poster is better than none.
+            if let mapped = try? HDRToneMapper.toneMap(frame, width: size.width, height: size.height) {
+                rgb = mapped
+                toneMapped = true
+            }
         }
-        let rgb: [UInt8]
-        do {
-            rgb = toneMap
-                ? try HDRToneMapper.toneMap(frame, width: size.width, height: size.height)
-                : try SDRFrameConverter.convert(frame, width: size.width, height: size.height)
-        } catch {
-            throw media.failure(.decode, error.message)
+        if !toneMapped {
+            do {
+                rgb = try SDRFrameConverter.convert(frame, width: size.width, height: size.height)
+            } catch {
+                throw media.failure(.decode, error.message)
+            }
         }
         let quality = PosterQuality(rgb: rgb, width: size.width, height: size.height)
         let start = stream.pointee.start_time == LibavRuntime.noTimestamp ? 0 : stream.pointee.start_time
@@ -177,7 +185,7 @@ struct PosterFrameExtractor {
             : Double(timestamp - start) * (LibavRuntime.value(stream.pointee.time_base) ?? 0)
         return PosterFrame(width: size.width, height: size.height, bytesPerRow: size.width * 3, rgb: rgb,
                            timeSeconds: max(0, time), meanLuma: quality.meanLuma,
-                           lumaDeviation: quality.deviation, toneMapped: toneMap)
+                           lumaDeviation: quality.deviation, toneMapped: toneMapped)
     }
 
     /// Display size of a `width` × `height` frame with sample aspect `aspect`, shrunk to fit

@@ -1,7 +1,7 @@
 /// Turns packed 8-bit RGB pixels clockwise by a quarter-turn multiple, so a poster shows the
 /// way the video's display matrix says. Pure Swift; runs once per poster after the frame is
-/// chosen; costs one pass over the poster's pixels (≈ 5 ms at 1600×900 in a debug build,
-/// far less optimised).
+/// chosen, only for rotated videos; costs one pass over the poster's pixels and one output
+/// buffer of the same size.
 enum RGBRotation {
     /// `rgb` (`width` × `height`, rows `width * 3` bytes) turned `degrees` clockwise (0, 90,
     /// 180, 270; other values leave it unchanged). Returns the new pixels and size.
