@@ -17,8 +17,8 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]),
         .systemLibrary(
             name: "CFFmpeg", path: "Sources/CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswscale",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+            pkgConfig: "libavformat libavcodec libavutil libswscale libavfilter",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libavfilter-dev"])]),
         .systemLibrary(
             name: "CExif", path: "Sources/CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),

@@ -1,15 +1,20 @@
-// libavformat, libavcodec, libavutil and libswscale (ffmpeg 5.1 on Debian 12) for Swift.
+// libavformat, libavcodec, libavfilter, libavutil and libswscale (ffmpeg 5.1 on Debian 12) for Swift.
 #ifndef JOURNALMEDIA_CFFMPEG_SHIM_H
 #define JOURNALMEDIA_CFFMPEG_SHIM_H
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersink.h>
+#include <libavfilter/buffersrc.h>
 #include <libavutil/avutil.h>
 #include <libavutil/display.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
-// AVERROR(e) and AVERROR_EOF are macros Swift cannot import.
+// AVERROR(e), AVERROR_EOF and AV_NOPTS_VALUE are macros Swift cannot import.
 static inline int jm_averror_eof(void) { return AVERROR_EOF; }
 static inline int jm_averror_eagain(void) { return AVERROR(EAGAIN); }
+static inline int64_t jm_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 
 #endif

@@ -23,7 +23,11 @@ import Testing
         let mixed = try TestSupport.runCLI(["convert", all.path, "-o", root.appendingPathComponent("o2").path])
         #expect(mixed.status == 1)
         let errorLines = mixed.stderr.split(separator: "\n").filter { $0.hasPrefix("journal-media: error:") }
-        #expect(errorLines.count == 3, "one line per failed asset: \(mixed.stderr)")
+        // The video and audio samples (make-media-samples.sh) are not converted until the
+        // pipeline learns video, Live Photos and artwork (issue 4); until then they fail at sniff.
+        let mediaSamples = [".mp4: ", ".mov: ", ".MOV: ", ".mp3: ", ".m4a: "]
+        let imageErrorLines = errorLines.filter { line in !mediaSamples.contains { line.contains($0) } }
+        #expect(imageErrorLines.count == 3, "one line per failed asset: \(mixed.stderr)")
         #expect(errorLines.contains { $0.contains("truncated.jpg: decode:") })
         #expect(errorLines.contains { $0.contains("not-an-image.jpg: sniff:") })
 

@@ -1,0 +1,70 @@
+import CFFmpeg
+
+/// Owns one `AVFrame` (freed in `deinit`). A frame is reused across decodes; `unreference()`
+/// drops its pixel buffers.
+final class LibavFrame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    init() throws(LibavFailure) {
+        guard let frame = av_frame_alloc() else { throw LibavFailure("out of memory") }
+        pointer = frame
+    }
+
+    deinit {
+        var freeing: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&freeing)
+    }
+
+    func unreference() { av_frame_unref(pointer) }
+
+    var width: Int { Int(pointer.pointee.width) }
+    var height: Int { Int(pointer.pointee.height) }
+
+    /// The planes' data pointers and strides, as swscale takes them.
+    var planes: (data: [UnsafePointer<UInt8>?], strides: [Int32]) {
+        let d = pointer.pointee.data, s = pointer.pointee.linesize
+        let data: [UnsafeMutablePointer<UInt8>?] = [d.0, d.1, d.2, d.3, d.4, d.5, d.6, d.7]
+        return (data.map { $0.map { UnsafePointer($0) } }, [s.0, s.1, s.2, s.3, s.4, s.5, s.6, s.7])
+    }
+
+    /// The first plane of a packed RGB24 frame, copied into tightly packed rows.
+    func packedRGB() throws(LibavFailure) -> [UInt8] {
+        let rowBytes = width * 3
+        let stride = Int(pointer.pointee.linesize.0)
+        guard width > 0, height > 0, stride >= rowBytes, let base = pointer.pointee.data.0 else {
+            throw LibavFailure("converted frame has no pixels")
+        }
+        var rgb = [UInt8](repeating: 0, count: rowBytes * height)
+        rgb.withUnsafeMutableBytes { out in
+            guard let target = out.baseAddress else { return }
+            for row in 0..<height {
+                (target + row * rowBytes).copyMemory(from: base + row * stride, byteCount: rowBytes)
+            }
+        }
+        return rgb
+    }
+}
+
+/// Owns one `AVPacket` (freed in `deinit`); `unreference()` after each use.
+final class LibavPacket {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    init() throws(LibavFailure) {
+        guard let packet = av_packet_alloc() else { throw LibavFailure("out of memory") }
+        pointer = packet
+    }
+
+    deinit {
+        var freeing: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&freeing)
+    }
+
+    func unreference() { av_packet_unref(pointer) }
+}
+
+/// A libav call failed; the caller turns it into an `AssetError` with its stage.
+struct LibavFailure: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+    init(_ what: String, code: Int32) { message = "\(what): \(LibavRuntime.describe(code))" }
+}

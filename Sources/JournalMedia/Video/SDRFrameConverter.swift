@@ -1,0 +1,62 @@
+import CFFmpeg
+
+/// Converts one decoded SDR frame to packed 8-bit RGB at a given size with swscale, using the
+/// frame's own YUV matrix and range (`sws_setColorspaceDetails`): BT.709, BT.601/170M, BT.2020
+/// or FCC/240M as signalled; unsignalled frames follow libav's convention (BT.709 from 720
+/// lines up, BT.601 below); full range for `pc`/`yuvj*` frames. Primaries and transfer are
+/// passed through (SDR video is shown as BT.709/sRGB anyway).
+///
+/// Runs once per poster candidate; costs one bicubic resample + matrix of the frame.
+enum SDRFrameConverter {
+    static func convert(_ frame: LibavFrame, width: Int, height: Int) throws(LibavFailure) -> [UInt8] {
+        let source = frame.pointer.pointee
+        let format = AVPixelFormat(rawValue: source.format)
+        guard frame.width > 0, frame.height > 0, source.format >= 0 else { throw LibavFailure("decoded frame has no pixels") }
+        let flags = SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
+        guard let scaler = sws_getContext(Int32(frame.width), Int32(frame.height), format,
+                                          Int32(width), Int32(height), AV_PIX_FMT_RGB24,
+                                          flags, nil, nil, nil) else {
+            throw LibavFailure("no swscale conversion from pixel format \(pixelFormatName(format))")
+        }
+        defer { sws_freeContext(scaler) }
+
+        let fullRange = source.color_range == AVCOL_RANGE_JPEG || isJPEGRange(format)
+        _ = sws_setColorspaceDetails(scaler, sws_getCoefficients(matrix(source.colorspace, height: frame.height)),
+                                     fullRange ? 1 : 0, sws_getCoefficients(SWS_CS_ITU709), 1, 0, 1 << 16, 1 << 16)
+
+        let output = try LibavFrame()
+        output.pointer.pointee.width = Int32(width)
+        output.pointer.pointee.height = Int32(height)
+        output.pointer.pointee.format = AV_PIX_FMT_RGB24.rawValue
+        let allocated = av_frame_get_buffer(output.pointer, 32)
+        guard allocated >= 0 else { throw LibavFailure("output frame", code: allocated) }
+
+        let input = frame.planes
+        let target = output.planes
+        let targetData = target.data.map { UnsafeMutablePointer(mutating: $0) }
+        let rows = sws_scale(scaler, input.data, input.strides, 0, Int32(frame.height), targetData, target.strides)
+        guard rows == Int32(height) else { throw LibavFailure("swscale converted \(rows) of \(height) rows") }
+        return try output.packedRGB()
+    }
+
+    /// swscale's coefficient table index for an `AVColorSpace`.
+    static func matrix(_ space: AVColorSpace, height: Int) -> Int32 {
+        switch space {
+        case AVCOL_SPC_BT709: SWS_CS_ITU709
+        case AVCOL_SPC_BT470BG, AVCOL_SPC_SMPTE170M: SWS_CS_ITU601
+        case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: SWS_CS_BT2020
+        case AVCOL_SPC_FCC: SWS_CS_FCC
+        case AVCOL_SPC_SMPTE240M: SWS_CS_SMPTE240M
+        default: height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601
+        }
+    }
+
+    /// The deprecated `yuvj*` formats mean full-range YUV.
+    static func isJPEGRange(_ format: AVPixelFormat) -> Bool {
+        [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P].contains(format)
+    }
+
+    static func pixelFormatName(_ format: AVPixelFormat) -> String {
+        LibavRuntime.string(av_get_pix_fmt_name(format)) ?? "\(format.rawValue)"
+    }
+}
