@@ -19,15 +19,12 @@ import Testing
 
         let all = root.appendingPathComponent("all")
         try FileManager.default.createDirectory(at: all, withIntermediateDirectories: true)
-        try TestSupport.copySamples(to: all)  // the top-level image samples, three of them broken
+        try TestSupport.copySamples(to: all)  // the top-level samples: three broken images, one song without cover
         let mixed = try TestSupport.runCLI(["convert", all.path, "-o", root.appendingPathComponent("o2").path])
         #expect(mixed.status == 1)
         let errorLines = mixed.stderr.split(separator: "\n").filter { $0.hasPrefix("journal-media: error:") }
-        // The video and audio samples (make-media-samples.sh) are not converted until the
-        // pipeline learns video, Live Photos and artwork (issue 4); until then they fail at sniff.
-        let mediaSamples = [".mp4: ", ".mov: ", ".MOV: ", ".mp3: ", ".m4a: "]
-        let imageErrorLines = errorLines.filter { line in !mediaSamples.contains { line.contains($0) } }
-        #expect(imageErrorLines.count == 3, "one line per failed asset: \(mixed.stderr)")
+        #expect(errorLines.count == 4, "one line per failed asset: \(mixed.stderr)")
+        #expect(errorLines.contains { $0.contains("song-no-cover.mp3: probe: no artwork") })
         #expect(errorLines.contains { $0.contains("truncated.jpg: decode:") })
         #expect(errorLines.contains { $0.contains("not-an-image.jpg: sniff:") })
 

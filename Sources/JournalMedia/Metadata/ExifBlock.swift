@@ -50,6 +50,13 @@ final class ExifBlock {
         return String(decoding: buffer[..<end], as: UTF8.self)
     }
 
+    /// The raw bytes of the MakerNote (tag 0x927C in the EXIF IFD), for our own parsers
+    /// (libexif 0.6.24 reads Apple MakerNote values from the wrong offset).
+    func makerNote() -> [UInt8]? {
+        guard let entry = entry(.exif, 0x927C), let bytes = entry.pointee.data, entry.pointee.size > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size)))
+    }
+
     /// An unsigned RATIONAL tag's values; nil when absent, of another type, or a zero denominator.
     func rationals(_ directory: Directory, _ tag: UInt16) -> [Double]? {
         guard let entry = entry(directory, tag), entry.pointee.format == EXIF_FORMAT_RATIONAL,

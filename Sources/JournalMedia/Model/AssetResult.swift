@@ -32,6 +32,11 @@ public struct AssetResult: Sendable {
     /// When the asset was captured, from its metadata, name or modification time (nil when
     /// the file could not be read or is not a format the toolkit reads).
     public var captureDate: CaptureDate?
+    /// Live Photo content identifier (Apple MakerNote 0x0011, or the QuickTime key
+    /// `com.apple.quicktime.content.identifier`); nil when the file has none.
+    public var contentIdentifier: String?
+    /// Movie facts (duration, codec, rotation, …); nil for stills.
+    public var video: VideoRecord?
     public var renditions: [EncodedRendition]
     /// Average, dominant and card colours (nil when not computed or on error).
     public var colors: ColorInfo?

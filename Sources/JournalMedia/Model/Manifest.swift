@@ -46,6 +46,47 @@ public struct RenditionRecord: Codable, Sendable, Equatable {
     public var bytes: Int
 }
 
+/// The movie half of a Live Photo entry (the entry's own `source` is the still).
+public struct LivePhotoRecord: Codable, Sendable, Equatable {
+    /// How the still and the movie were matched.
+    public enum PairedBy: String, Codable, Sendable {
+        /// Equal content identifiers (MakerNote 0x0011 and the QuickTime key).
+        case contentIdentifier
+        /// Neither file has an identifier: same folder, same base name, movie ≤ 4 s.
+        case fileName
+    }
+
+    /// Path of the movie relative to its input root.
+    public var motionSource: String
+    public var motionSha256: String?
+    public var motionBytes: Int?
+    public var motionModified: Double?
+    public var motionMediaType: String?
+    public var pairedBy: PairedBy
+    /// Why the movie's poster could not be made; the still's renditions are kept.
+    public var motionError: ErrorRecord?
+
+    public init(motionSource: String, pairedBy: PairedBy) {
+        self.motionSource = motionSource
+        self.pairedBy = pairedBy
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case motionSource, motionSha256, motionBytes, motionModified, motionMediaType, pairedBy, motionError
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(motionSource, forKey: .motionSource)
+        try c.encode(motionSha256, forKey: .motionSha256)
+        try c.encode(motionBytes, forKey: .motionBytes)
+        try c.encode(motionModified, forKey: .motionModified)
+        try c.encode(motionMediaType, forKey: .motionMediaType)
+        try c.encode(pairedBy, forKey: .pairedBy)
+        try c.encode(motionError, forKey: .motionError)
+    }
+}
+
 /// The manifest's `error` object.
 public struct ErrorRecord: Codable, Sendable, Equatable {
     public var stage: ProcessingStage
@@ -66,6 +107,12 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     public var height: Int?
     public var orientation: Int?
     public var captureDate: CaptureDate?
+    /// Live Photo content identifier of the file (or of the pair's still).
+    public var contentIdentifier: String?
+    /// Movie facts for `video` entries, and for the motion part of `livePhoto` entries.
+    public var video: VideoRecord?
+    /// The pairing of a `livePhoto` entry: its movie file and how the two were matched.
+    public var livePhoto: LivePhotoRecord?
     public var renditions: [RenditionRecord]
     public var colors: ColorInfo?
     public var placeholder: Placeholder?
@@ -77,7 +124,8 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case source, sha256, bytes, modified, kind, mediaType, width, height, orientation, captureDate, renditions, colors,
+        case source, sha256, bytes, modified, kind, mediaType, width, height, orientation, captureDate,
+             contentIdentifier, video, livePhoto, renditions, colors,
              placeholder, error
     }
 
@@ -94,6 +142,9 @@ public struct ManifestEntry: Codable, Sendable, Equatable {
         try c.encode(height, forKey: .height)
         try c.encode(orientation, forKey: .orientation)
         try c.encode(captureDate, forKey: .captureDate)
+        try c.encode(contentIdentifier, forKey: .contentIdentifier)
+        try c.encode(video, forKey: .video)
+        try c.encode(livePhoto, forKey: .livePhoto)
         try c.encode(renditions, forKey: .renditions)
         try c.encode(colors, forKey: .colors)
         try c.encode(placeholder, forKey: .placeholder)

@@ -49,6 +49,10 @@ public enum AssetKind: String, Codable, Sendable {
     case photo
     /// A movie (MOV, MP4, M4V, 3GP).
     case video
+    /// Cover art embedded in an audio file (MP3, M4A, FLAC, Ogg): renditions from the cover.
+    case artwork
+    /// A still paired with its short movie (one manifest entry for both files).
+    case livePhoto
     /// A drawing: SVG or PDF, or a small PNG/WebP/GIF with transparency. Rendered at the
     /// rendition size with transparency kept (WebP thumbnail with alpha, PNG fallback).
     case icon

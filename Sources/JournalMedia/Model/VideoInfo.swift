@@ -87,3 +87,29 @@ public struct VideoColorDescription: Sendable, Equatable {
         self.bitDepth = bitDepth
     }
 }
+
+/// A movie as the manifest's `video` object describes it (also the motion part of a Live
+/// Photo). Display `width`/`height` are the manifest entry's own.
+public struct VideoRecord: Codable, Sendable, Equatable {
+    public var durationSeconds: Double?
+    /// libavcodec's codec name, e.g. `h264`, `hevc`.
+    public var codec: String
+    public var frameRate: Double?
+    public var hasAudio: Bool
+    /// Degrees clockwise the stored frames are turned to display (0, 90, 180, 270).
+    public var rotation: Int
+    /// HLG or PQ transfer: the poster was tone-mapped to SDR BT.709.
+    public var hdr: Bool
+    /// Where in the movie the poster frame was taken, in seconds.
+    public var posterTimeSeconds: Double
+
+    public init(info: VideoInfo, posterTimeSeconds: Double, toneMapped: Bool) {
+        durationSeconds = info.durationSeconds.map { ($0 * 1000).rounded() / 1000 }
+        codec = info.codec
+        frameRate = info.frameRate.map { ($0 * 1000).rounded() / 1000 }
+        hasAudio = info.hasAudio
+        rotation = info.rotation
+        hdr = info.color.isHDR
+        self.posterTimeSeconds = (posterTimeSeconds * 1000).rounded() / 1000
+    }
+}

@@ -40,13 +40,15 @@ public struct AssetProcessor: Sendable {
         result.sha256 = source.sha256
         result.bytes = source.size
         result.modified = source.modified
-        if let format = FormatSniffer.sniff(source.bytes.prefix(FormatSniffer.prefixLength)) {
-            result.captureDate = CaptureDateReader.captureDate(
-                of: MemoryBytes(bytes: source.bytes), format: format, url: source.url, modified: source.modified)
+        if let format = FormatSniffer.sniff(source.bytes.prefix(FormatSniffer.prefixLength)), format.isImage {
+            let metadata = HeaderMetadata.read(MemoryBytes(bytes: source.bytes), format: format, url: source.url,
+                                               modified: source.modified)
+            result.captureDate = metadata.captureDate
+            result.contentIdentifier = metadata.contentIdentifier
         }
         let failure: AssetError? = source.bytes.withUnsafeBytes { bytes in
             do throws(AssetError) {
-                try render(bytes, into: &result, name: name)
+                try render(bytes, into: &result, name: name, source: source)
                 return nil
             } catch {
                 return error
@@ -68,21 +70,91 @@ public struct AssetProcessor: Sendable {
         return [.png, .webp, .gif].contains(format) && transparent && max(width, height) <= Defaults.iconMaximumSide
     }
 
-    private func render(_ bytes: UnsafeRawBufferPointer, into result: inout AssetResult, name: String) throws(AssetError) {
+    private func render(_ bytes: UnsafeRawBufferPointer, into result: inout AssetResult, name: String,
+                        source: SourceFile) throws(AssetError) {
+        guard !bytes.isEmpty else { throw AssetError(file: name, stage: .sniff, message: "empty file") }
+        guard let format = FormatSniffer.sniff(bytes) else {
+            throw AssetError(file: name, stage: .sniff,
+                             message: "unsupported or unrecognised format (not a media file this toolkit reads)")
+        }
+        result.format = format
+        if format.isVideo || format.isAudio {
+            try renderMedia(format, into: &result, name: name, source: source)
+        } else {
+            result.kind = .photo
+            try renderImage(bytes, format: format, into: &result, name: name)
+        }
+    }
+
+    /// Movies: one `MediaFile` open gives the video's facts, its tags (capture date, Live
+    /// Photo identifier) and a poster frame, which feeds the same renditions as a photo.
+    /// Audio: the embedded cover art is decoded as an image (`kind: artwork`).
+    private func renderMedia(_ format: SourceFormat, into result: inout AssetResult, name: String,
+                             source: SourceFile) throws(AssetError) {
+        result.kind = format.isVideo ? .video : .artwork
+        let media: MediaFile
+        do throws(AssetError) { media = try MediaFile(path: source.url.path, name: name) } catch {
+            let metadata = HeaderMetadata.read(MemoryBytes(bytes: []), format: format, url: source.url,
+                                               modified: source.modified)
+            result.captureDate = metadata.captureDate
+            result.contentIdentifier = metadata.contentIdentifier
+            throw error
+        }
+        let metadata = HeaderMetadata.read(MemoryBytes(bytes: []), format: format, url: source.url,
+                                           modified: source.modified, containerTags: media.containerTags)
+        result.captureDate = metadata.captureDate
+        result.contentIdentifier = metadata.contentIdentifier
+        if format.isAudio {
+            let cover = try media.coverArt()
+            guard let coverFormat = FormatSniffer.sniff(cover.bytes), coverFormat.isImage else {
+                throw AssetError(file: name, stage: .probe, message: "the embedded artwork is not an image this toolkit reads")
+            }
+            let failure: AssetError? = cover.bytes.withUnsafeBytes { bytes in
+                do throws(AssetError) {
+                    try renderImage(bytes, format: coverFormat, into: &result, name: name)
+                    return nil
+                } catch { return error }
+            }
+            if let failure { throw failure }
+            result.kind = .artwork
+            return
+        }
+        let info = try media.videoInfo()
+        result.width = info.displayWidth
+        result.height = info.displayHeight
+        result.orientation = 1
+        guard info.codedWidth * info.codedHeight <= options.maxPixels else {
+            throw AssetError(file: name, stage: .limits,
+                             message: "\(info.codedWidth)×\(info.codedHeight) video frames are over the limit of \(options.maxPixels) pixels")
+        }
+        let box = decodeBox(width: info.displayWidth, height: info.displayHeight, upscale: false)
+        let poster = try media.posterFrame(PosterOptions(maxDimension: max(box.width, box.height)))
+        result.video = VideoRecord(info: info, posterTimeSeconds: poster.timeSeconds, toneMapped: poster.toneMapped)
+        let image: VipsImageHandle
+        do throws(VipsError) {
+            image = try VipsImageHandle.copyingPackedRGB(poster.rgb, width: poster.width, height: poster.height)
+        } catch { throw AssetError(file: name, stage: .decode, message: error.message) }
+        try finish(DecodedImage(image: image, hasRealTransparency: false), into: &result, name: name,
+                   sourceWidth: info.displayWidth, sourceHeight: info.displayHeight, upscale: false)
+    }
+
+    /// The size the single decode must reach: the largest box any rendition needs.
+    private func decodeBox(width: Int, height: Int, upscale: Bool) -> (width: Int, height: Int) {
+        var decodeWidth = 1, decodeHeight = 1
+        for spec in options.renditions {
+            let size = RenditionRenderer.scaledSize(for: spec, sourceWidth: width, sourceHeight: height, allowUpscale: upscale)
+            decodeWidth = max(decodeWidth, size.width)
+            decodeHeight = max(decodeHeight, size.height)
+        }
+        return (decodeWidth, decodeHeight)
+    }
+
+    /// Stills (photos, artwork covers, icons): header, pixel limit, one decode.
+    private func renderImage(_ bytes: UnsafeRawBufferPointer, format: SourceFormat, into result: inout AssetResult,
+                             name: String) throws(AssetError) {
         func fail(_ stage: ProcessingStage, _ message: String) -> AssetError {
             AssetError(file: name, stage: stage, message: message)
         }
-        guard !bytes.isEmpty else { throw fail(.sniff, "empty file") }
-        guard let format = FormatSniffer.sniff(bytes) else {
-            throw fail(.sniff, "unsupported or unrecognised format (not an image this toolkit reads)")
-        }
-        result.format = format
-        guard format.isImage else {
-            result.kind = format.isVideo ? .video : nil
-            throw fail(.decode, "\(format.isVideo ? "video posters" : "audio artwork") are not supported yet")
-        }
-        result.kind = .photo
-
         let header: ImageHeader
         do throws(VipsError) { header = try ImageHeaderReader.read(bytes, format: format) } catch { throw fail(.probe, "cannot read the \(format.rawValue.uppercased()) header: \(error.message)") }
         result.width = header.displayWidth
@@ -91,42 +163,39 @@ public struct AssetProcessor: Sendable {
         guard header.pixelCount <= options.maxPixels else {
             throw fail(.limits, "\(header.storedWidth)×\(header.storedHeight) is \(header.pixelCount) pixels, over the limit of \(options.maxPixels)")
         }
-
         let upscale = format.isVector
-        var decodeWidth = 1, decodeHeight = 1
-        for spec in options.renditions {
-            let size = RenditionRenderer.scaledSize(
-                for: spec, sourceWidth: header.displayWidth, sourceHeight: header.displayHeight, allowUpscale: upscale)
-            decodeWidth = max(decodeWidth, size.width)
-            decodeHeight = max(decodeHeight, size.height)
-        }
+        let box = decodeBox(width: header.displayWidth, height: header.displayHeight, upscale: upscale)
         let decoded: DecodedImage
         do throws(VipsError) {
-            decoded = try ImageDecoder.decode(bytes, header: header, width: decodeWidth, height: decodeHeight, allowUpscale: upscale)
+            decoded = try ImageDecoder.decode(bytes, header: header, width: box.width, height: box.height, allowUpscale: upscale)
         } catch { throw fail(.decode, "cannot decode the \(format.rawValue.uppercased()) pixels: \(error.message)") }
         if Self.isIcon(format: format, width: header.displayWidth, height: header.displayHeight,
                        transparent: decoded.hasRealTransparency) {
             result.kind = .icon
         }
+        // Vector sources may report a different intrinsic size once rendered; the header's wins.
+        try finish(decoded, into: &result, name: name, sourceWidth: header.displayWidth,
+                   sourceHeight: header.displayHeight, upscale: upscale)
+    }
 
+    /// Colours, placeholder and every rendition from the one decoded image.
+    private func finish(_ decoded: DecodedImage, into result: inout AssetResult, name: String, sourceWidth: Int,
+                        sourceHeight: Int, upscale: Bool) throws(AssetError) {
         if options.analyzeColors {
             let pixels: AnalysisPixels
             do throws(VipsError) { pixels = try AnalysisPixels(decoded) } catch {
-                throw fail(.analyze, error.message)
+                throw AssetError(file: name, stage: .analyze, message: error.message)
             }
             result.colors = ImageColorAnalyzer.analyze(width: pixels.width, height: pixels.height, rgba: pixels.rgba)
             if let hash = ThumbHash.encode(width: pixels.width, height: pixels.height, rgba: pixels.rgba) {
                 result.placeholder = Placeholder(thumbhash: Data(hash).base64EncodedString())
             }
         }
-
-        // Vector sources may report a different intrinsic size once rendered; the header's wins.
         for spec in options.renditions {
             do throws(VipsError) {
                 result.renditions.append(try RenditionRenderer.render(
-                    decoded, spec: spec, sourceWidth: header.displayWidth, sourceHeight: header.displayHeight,
-                    allowUpscale: upscale))
-            } catch { throw fail(.encode, "\(spec.role): \(error.message)") }
+                    decoded, spec: spec, sourceWidth: sourceWidth, sourceHeight: sourceHeight, allowUpscale: upscale))
+            } catch { throw AssetError(file: name, stage: .encode, message: "\(spec.role): \(error.message)") }
         }
     }
 }

@@ -73,8 +73,9 @@ public struct Batch: Sendable {
             for entry in manifest.assets { previous[entry.source] = entry }
         }
 
-        var entries: [ManifestEntry?] = planned.map { previous[$0.relativePath] }
-        var progress = BatchProgress(done: 0, total: planned.count, failed: 0, skipped: 0, elapsedSeconds: 0)
+        let units = LivePhotoPairer.pair(planned)
+        var entries: [ManifestEntry?] = units.map { previous[$0.primary.relativePath] }
+        var progress = BatchProgress(done: 0, total: units.count, failed: 0, skipped: 0, elapsedSeconds: 0)
         var lastCheckpoint = Date()
         let processor = AssetProcessor(options: options)
         let output = self.output
@@ -82,12 +83,18 @@ public struct Batch: Sendable {
         await withTaskGroup(of: (Int, ManifestEntry, Bool).self) { group in
             var next = 0
             func launch() {
-                guard next < planned.count else { return }
-                let index = next, asset = planned[index], earlier = entries[index]
+                guard next < units.count else { return }
+                let index = next, unit = units[index], earlier = entries[index]
                 next += 1
                 group.addTask {
                     let (entry, skipped) = await BlockingWork.run {
-                        Batch.convert(asset, earlier: earlier, processor: processor, output: output)
+                        switch unit {
+                        case .single(let asset):
+                            Batch.convert(asset, earlier: earlier, processor: processor, output: output)
+                        case .livePhoto(let still, let motion, let pairedBy):
+                            Batch.convertLivePhoto(still: still, motion: motion, pairedBy: pairedBy, earlier: earlier,
+                                                   processor: processor, output: output)
+                        }
                     }
                     return (index, entry, skipped)
                 }
@@ -166,6 +173,82 @@ public struct Batch: Sendable {
         }
 
         let result = processor.process(source, displayName: asset.relativePath)
+        fill(&entry, from: result)
+        if let error = result.error {
+            entry.error = ErrorRecord(stage: error.stage, message: error.message)
+            return (entry, false)
+        }
+        write(result.renditions, source: asset.relativePath, into: &entry, output: output)
+        removeStale(earlier, current: entry, output: output)
+        return (entry, false)
+    }
+
+    /// A Live Photo: the still's renditions plus the movie's poster as `motionPoster` (the
+    /// preset's first rendition, renamed), in one entry. A movie that cannot be read does
+    /// not lose the still: its error goes to `livePhoto.motionError`.
+    static func convertLivePhoto(still: PlannedAsset, motion: PlannedAsset, pairedBy: LivePhotoRecord.PairedBy,
+                                 earlier: ManifestEntry?, processor: AssetProcessor, output: URL) -> (ManifestEntry, Bool) {
+        var entry = ManifestEntry(source: still.relativePath)
+        let stillSource: SourceFile
+        do throws(AssetError) {
+            stillSource = try SourceFile.read(still.url, displayName: still.relativePath)
+        } catch {
+            entry.error = ErrorRecord(stage: error.stage, message: error.message)
+            return (entry, false)
+        }
+        let motionSource = try? SourceFile.read(motion.url, displayName: motion.relativePath)
+        if let earlier, earlier.error == nil, earlier.sha256 == stillSource.sha256, earlier.bytes == stillSource.size,
+           earlier.modified == stillSource.modified, let record = earlier.livePhoto, record.motionError == nil,
+           record.motionSource == motion.relativePath, let motionSource, record.motionSha256 == motionSource.sha256,
+           record.motionBytes == motionSource.size, record.motionModified == motionSource.modified,
+           renditionsPresent(earlier, in: output) {
+            return (earlier, true)
+        }
+
+        let result = processor.process(stillSource, displayName: still.relativePath)
+        fill(&entry, from: result)
+        entry.kind = .livePhoto
+        var record = LivePhotoRecord(motionSource: motion.relativePath, pairedBy: pairedBy)
+        if let error = result.error {
+            entry.error = ErrorRecord(stage: error.stage, message: error.message)
+            entry.livePhoto = record
+            return (entry, false)
+        }
+        var renditions = result.renditions
+        if let motionSource {
+            record.motionSha256 = motionSource.sha256
+            record.motionBytes = motionSource.size
+            record.motionModified = motionSource.modified
+            var options = processor.options
+            options.analyzeColors = false
+            if var poster = options.renditions.first {
+                poster.role = Batch.motionPosterRole
+                options.renditions = [poster]
+            }
+            let motionResult = AssetProcessor(options: options).process(motionSource, displayName: motion.relativePath)
+            record.motionMediaType = motionResult.format?.mediaType
+            entry.video = motionResult.video
+            if entry.captureDate == nil || entry.captureDate?.confidence == .fileModified {
+                entry.captureDate = motionResult.captureDate ?? entry.captureDate
+            }
+            if let error = motionResult.error {
+                record.motionError = ErrorRecord(stage: error.stage, message: error.message)
+            } else {
+                renditions += motionResult.renditions
+            }
+        } else {
+            record.motionError = ErrorRecord(stage: .read, message: "cannot read \(motion.relativePath)")
+        }
+        entry.livePhoto = record
+        write(renditions, source: still.relativePath, into: &entry, output: output)
+        removeStale(earlier, current: entry, output: output)
+        return (entry, false)
+    }
+
+    /// Role of a Live Photo's movie poster rendition.
+    public static let motionPosterRole = "motionPoster"
+
+    private static func fill(_ entry: inout ManifestEntry, from result: AssetResult) {
         entry.sha256 = result.sha256
         entry.bytes = result.bytes
         entry.modified = result.modified
@@ -175,32 +258,39 @@ public struct Batch: Sendable {
         entry.height = result.height
         entry.orientation = result.orientation
         entry.captureDate = result.captureDate
+        entry.contentIdentifier = result.contentIdentifier
+        entry.video = result.video
         entry.colors = result.colors
         entry.placeholder = result.placeholder
-        if let error = result.error {
-            entry.error = ErrorRecord(stage: error.stage, message: error.message)
-            return (entry, false)
-        }
-        for rendition in result.renditions {
-            let path = renditionPath(source: asset.relativePath, role: rendition.role, format: rendition.format)
+    }
+
+    /// Writes each rendition atomically and lists it; on a write failure the entry gets a
+    /// `write` error and no renditions.
+    private static func write(_ renditions: [EncodedRendition], source: String, into entry: inout ManifestEntry,
+                              output: URL) {
+        for rendition in renditions {
+            let path = renditionPath(source: source, role: rendition.role, format: rendition.format)
             do {
                 try AtomicFile.write(rendition.data, to: output.appendingPathComponent(path))
             } catch {
                 entry.renditions = []
                 entry.error = ErrorRecord(stage: .write, message: "\(error)")
-                return (entry, false)
+                return
             }
             entry.renditions.append(RenditionRecord(
                 role: rendition.role, path: path, format: rendition.format,
                 width: rendition.width, height: rendition.height, bytes: rendition.data.count))
         }
-        // A rendition whose format changed (e.g. the source gained transparency) leaves its
-        // old file behind: remove it so the folder matches the manifest.
+    }
+
+    /// A rendition whose format changed (e.g. the source gained transparency) leaves its
+    /// old file behind: remove it so the folder matches the manifest.
+    private static func removeStale(_ earlier: ManifestEntry?, current entry: ManifestEntry, output: URL) {
+        guard entry.error == nil else { return }
         let current = Set(entry.renditions.map(\.path))
         for old in earlier?.renditions ?? [] where !current.contains(old.path) {
             unlink(output.appendingPathComponent(old.path).path)
         }
-        return (entry, false)
     }
 
     private static func renditionsPresent(_ entry: ManifestEntry, in output: URL) -> Bool {

@@ -8,6 +8,11 @@ public struct Inspection: Sendable {
     /// Size of the file in bytes.
     public var bytes: Int?
     public var captureDate: CaptureDate?
+    /// Live Photo content identifier: Apple MakerNote tag 0x0011 of a still, or the
+    /// `com.apple.quicktime.content.identifier` key of a movie; nil when there is none.
+    public var contentIdentifier: String?
+    /// Duration a movie's or audio file's header declares, in seconds.
+    public var durationSeconds: Double?
     public var error: AssetError?
 
     public init(source: URL) {
@@ -44,24 +49,61 @@ public enum CaptureDateReader {
             return inspection
         }
         inspection.format = format
-        inspection.captureDate = captureDate(of: file, format: format, url: url, modified: file.modified)
+        let metadata = HeaderMetadata.read(file, format: format, url: url, modified: file.modified)
+        inspection.captureDate = metadata.captureDate
+        inspection.contentIdentifier = metadata.contentIdentifier
+        inspection.durationSeconds = metadata.durationSeconds
         return inspection
     }
 
-    /// The capture date of a file whose bytes are at hand (a batch has read it whole) or
-    /// readable on demand. Video and audio tags are read from `url` by libavformat.
+    /// The capture date of a file whose bytes are at hand or readable on demand.
     static func captureDate(of source: some ByteSource, format: SourceFormat, url: URL, modified: Double?) -> CaptureDate? {
+        HeaderMetadata.read(source, format: format, url: url, modified: modified).captureDate
+    }
+}
+
+/// What the headers of one file say without decoding anything: capture date, Live Photo
+/// content identifier and (movies) declared duration.
+///
+/// Images: the container is walked for EXIF and XMP (`MetadataBlocks`), EXIF is parsed once
+/// by libexif and the Apple MakerNote by `AppleMakerNote`. Movies and audio: libavformat's
+/// header parse (`ContainerMetadataReader`), or the tags of a `MediaFile` already open.
+struct HeaderMetadata {
+    var captureDate: CaptureDate?
+    var contentIdentifier: String?
+    var durationSeconds: Double?
+
+    static let contentIdentifierKey = "com.apple.quicktime.content.identifier"
+
+    static func read(_ source: some ByteSource, format: SourceFormat, url: URL, modified: Double?,
+                     containerTags: [String: String]? = nil) -> HeaderMetadata {
         var resolver = CaptureDateResolver(fileName: url.lastPathComponent, modified: modified)
+        var metadata = HeaderMetadata()
         if format.isVideo || format.isAudio {
-            if case .success(let tags) = ContainerMetadataReader.tags(ofFileAt: url.path) {
-                resolver.containerTags = tags
+            var tags = containerTags
+            if tags == nil, let read = ContainerMetadataReader.read(path: url.path) {
+                tags = read.tags
+                metadata.durationSeconds = read.durationSeconds
             }
+            resolver.containerTags = tags ?? [:]
+            metadata.contentIdentifier = tags?[contentIdentifierKey].flatMap(Self.identifier)
         } else {
             let blocks = MetadataBlocks.find(in: source, format: format)
-            resolver.exif = blocks.exif.flatMap(ExifBlock.init(tiff:))
+            let exif = blocks.exif.flatMap(ExifBlock.init(tiff:))
+            resolver.exif = exif
             resolver.xmp = blocks.xmp.map { String(decoding: $0, as: UTF8.self) }
             resolver.pngTexts = blocks.texts
+            if let note = exif?.makerNote() {
+                metadata.contentIdentifier = AppleMakerNote.parse(note)?.contentIdentifier.flatMap(Self.identifier)
+            }
         }
-        return resolver.resolve()
+        metadata.captureDate = resolver.resolve()
+        return metadata
+    }
+
+    /// An identifier with surrounding blanks removed; nil when empty.
+    private static func identifier(_ raw: String) -> String? {
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\0")))
+        return trimmed.isEmpty ? nil : trimmed
     }
 }

@@ -1,23 +1,34 @@
 import CFFmpeg
 
-/// The container-level metadata tags of a video or audio file, read by libavformat.
+/// The container-level metadata of a video or audio file, read by libavformat without
+/// probing streams: the format's tags (`creation_time` from `mvhd`, QuickTime keys such as
+/// `com.apple.quicktime.creationdate` and `com.apple.quicktime.content.identifier`) and the
+/// duration the header declares.
 ///
-/// Opens the file with `avformat_open_input` (which parses the header: for MOV/MP4 the
-/// `moov` box) and copies the format's tags, e.g. `creation_time` (from `mvhd`, UTC) and
-/// QuickTime keys such as `com.apple.quicktime.creationdate` and
-/// `com.apple.quicktime.content.identifier`. No stream is probed and no packet is decoded.
-/// Costs one open, a header parse and a close: well under a millisecond for a phone clip.
+/// Used where only metadata is needed (`inspect`, Live Photo pairing before a batch runs).
+/// Same container and protocol allow-lists as `MediaFile`; costs one open and a header parse
+/// (for MOV/MP4 the `moov` box): well under a millisecond for a phone clip. No packet is read.
 enum ContainerMetadataReader {
-    /// The tags, or a message saying why the file could not be opened.
-    static func tags(ofFileAt path: String) -> Result<[String: String], LibavError> {
-        LibavLogging.silence()
+    struct Metadata {
+        var tags: [String: String]
+        var durationSeconds: Double?
+    }
+
+    /// The metadata, or nil when libavformat cannot open the file as an allowed container.
+    static func read(path: String) -> Metadata? {
+        LibavRuntime.configure()
+        var options: OpaquePointer?
+        av_dict_set(&options, "format_whitelist", MediaFile.allowedDemuxers, 0)
+        av_dict_set(&options, "protocol_whitelist", "file", 0)
         var context: UnsafeMutablePointer<AVFormatContext>?
-        let status = avformat_open_input(&context, path, nil, nil)
-        guard status >= 0, let opened = context else {
-            return .failure(LibavError(code: status))
-        }
+        let status = avformat_open_input(&context, path, nil, &options)
+        av_dict_free(&options)
+        guard status >= 0, let opened = context else { return nil }
         defer { avformat_close_input(&context) }
-        return .success(dictionary(opened.pointee.metadata))
+        let duration = opened.pointee.duration
+        return Metadata(tags: dictionary(opened.pointee.metadata),
+                        durationSeconds: duration > 0 && duration != LibavRuntime.noTimestamp
+                            ? Double(duration) / Double(AV_TIME_BASE) : nil)
     }
 
     /// Every entry of an `AVDictionary`.
@@ -32,23 +43,4 @@ enum ContainerMetadataReader {
         }
         return tags
     }
-}
-
-/// A libav error code with its message (`av_strerror`).
-struct LibavError: Error, CustomStringConvertible {
-    var code: Int32
-
-    var description: String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        if av_strerror(code, &buffer, buffer.count) < 0 { return "libav error \(code)" }
-        return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-}
-
-/// libav prints warnings about damaged input to stderr; a batch reports them as typed
-/// errors instead, so its log level is set to quiet once per process.
-enum LibavLogging {
-    private static let silenced: Void = { av_log_set_level(AV_LOG_QUIET) }()
-
-    static func silence() { _ = silenced }
 }
