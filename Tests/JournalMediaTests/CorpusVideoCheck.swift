@@ -140,9 +140,11 @@ import Testing
 
     /// The EXIF block of an encoded image from libvips' header (no pixels decoded).
     static func exifBlock(_ bytes: [UInt8]) throws -> [UInt8]? {
-        guard let format = FormatSniffer.sniff(bytes) else { return nil }
+        guard let format = FormatSniffer.sniff(bytes), let loader = ImageHeaderReader.loaderName(for: format) else {
+            return nil
+        }
         return try bytes.withUnsafeBytes { buffer in
-            let load = try VipsOperationCall(ImageHeaderReader.loaderName(for: format))
+            let load = try VipsOperationCall(loader)
             try load.set("buffer", .borrowedBlob(buffer))
             try load.build()
             return try load.outputImage().exifBlock
