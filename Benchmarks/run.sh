@@ -2,7 +2,8 @@
 # make bench: throughput of `journal-media convert` (default renditions) at --jobs 1 and 2
 # beside Pillow (draft-mode thumbnailer, 2 processes), on the same deterministic inputs,
 # in one run; then colour analysis cost (color-bench) and capture-date reading beside
-# ExifTool (Benchmarks/dates.sh). Prints a table; with WRITE_RESULTS=1 also writes Benchmarks/RESULTS.md.
+# ExifTool (Benchmarks/dates.sh) and video posters beside the ffmpeg CLI and
+# ffmpegthumbnailer (Benchmarks/posters.sh). Prints a table; with WRITE_RESULTS=1 also writes Benchmarks/RESULTS.md.
 # Environment: RUNS (default 3) repetitions, best kept per tool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,6 +64,8 @@ colors=$("$colorbench")
 echo "$colors"
 echo
 RUNS=$runs OUTPUT="$bench/dates-table.md" Benchmarks/dates.sh
+echo
+RUNS=$runs OUTPUT="$bench/posters-table.md" Benchmarks/posters.sh
 
 if [ "${WRITE_RESULTS:-0}" = 1 ]; then
   {
@@ -83,6 +86,10 @@ if [ "${WRITE_RESULTS:-0}" = 1 ]; then
     echo "## Capture dates (\`Benchmarks/dates.sh\`)"
     echo
     cat "$bench/dates-table.md"
+    echo
+    echo "## Video posters (\`Benchmarks/posters.sh\`)"
+    echo
+    cat "$bench/posters-table.md"
   } > Benchmarks/RESULTS.md
   echo "wrote Benchmarks/RESULTS.md"
 fi
