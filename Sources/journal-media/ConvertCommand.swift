@@ -8,8 +8,9 @@ struct ConvertCommand: AsyncParsableCommand {
         abstract: "Convert files and folders into renditions plus manifest.json.",
         discussion: """
             Every input file is recognised by its first bytes (JPEG, PNG, WebP, GIF, TIFF, \
-            HEIC/HEIF, AVIF, SVG, PDF), decoded once at the size the largest rendition needs, \
-            turned upright and into sRGB, and written as one file per rendition:
+            HEIC/HEIF, AVIF, SVG, PDF; MOV, MP4, M4V, 3GP; MP3, M4A, FLAC, Ogg), decoded once at \
+            the size the largest rendition needs, turned upright and into sRGB, and written as \
+            one file per rendition:
 
               OUTPUT/<relative path>.<role>.<ext>   e.g. out/2024/IMG_0001.HEIC.thumbnail.webp
 
@@ -17,6 +18,14 @@ struct ConvertCommand: AsyncParsableCommand {
             "fallback", baseline JPEG q85 4:2:0 fitting 1600×1600, or PNG when the source has \
             real transparency. Sources are never enlarged; SVG and PDF are rendered at the \
             rendition size. Renditions carry no EXIF, GPS, XMP or ICC data.
+
+            Movies give a poster frame (keyframe at min(10 % of the duration, 5 s), later ones \
+            when that is nearly black; rotation applied; HDR tone-mapped to SDR); audio files \
+            give their embedded cover art ("no artwork" error without one); SVG, PDF and small \
+            transparent images are icons (transparency kept). A Live Photo still and movie with \
+            equal content identifiers (or, when neither has one, the same folder and base name \
+            and a movie of at most 4 s) become one "livePhoto" entry with an extra \
+            "motionPoster" rendition. Each entry carries a captureDate (see `inspect --help`).
 
             Paths are relative to the input folder when there is one input folder; with \
             several inputs each is prefixed by its input's name. Hidden files are skipped.
