@@ -36,18 +36,8 @@ EOF
 fi
 megabytes=$(du -sb "$inputs" | awk '{printf "%.1f", $1/1048576}')
 
-# Runs a command RUNS times; prints "best_seconds peak_rss_kib".
-measure() {
-  local best="" rss=0
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -f "%e %M" -o "$bench/time.txt" "$@" >"$bench/dates-stdout.txt" 2>"$bench/stderr.txt" || {
-      echo "benchmark command failed: $*" >&2; cat "$bench/stderr.txt" >&2; exit 1; }
-    read -r secs kib < "$bench/time.txt"
-    if [ -z "$best" ] || awk "BEGIN{exit !($secs < $best)}"; then best=$secs; fi
-    [ "$kib" -gt "$rss" ] && rss=$kib
-  done
-  echo "$best $rss"
-}
+source Benchmarks/measure.sh
+measure_stdout="$bench/dates-stdout.txt"
 
 read -r et etrss < <(measure exiftool -j -n -DateTimeOriginal -SubSecTimeOriginal -OffsetTimeOriginal -CreateDate \
   -ModifyDate -GPSDateStamp -GPSTimeStamp "$inputs")

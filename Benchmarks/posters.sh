@@ -32,19 +32,8 @@ fi
 clips=("$inputs"/*)
 count=${#clips[@]}
 
-# Runs a command RUNS times; prints "best_seconds peak_rss_kib".
-measure() {
-  local best="" rss=0
-  for _ in $(seq "$runs"); do
-    rm -rf "$bench/poster-out"; mkdir -p "$bench/poster-out"
-    /usr/bin/time -f "%e %M" -o "$bench/time.txt" "$@" >/dev/null 2>"$bench/stderr.txt" || {
-      echo "benchmark command failed: $*" >&2; cat "$bench/stderr.txt" >&2; exit 1; }
-    read -r secs kib < "$bench/time.txt"
-    if [ -z "$best" ] || awk "BEGIN{exit !($secs < $best)}"; then best=$secs; fi
-    [ "$kib" -gt "$rss" ] && rss=$kib
-  done
-  echo "$best $rss"
-}
+source Benchmarks/measure.sh
+measure_clean="$bench/poster-out"
 
 # The ffmpeg peer: one process per clip, seeking where journal-media does.
 cat > "$bench/ffmpeg-posters.sh" <<'EOF'

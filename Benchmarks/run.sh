@@ -26,19 +26,8 @@ inputs=("$bench"/inputs/*)
 count=${#inputs[@]}
 megabytes=$(du -cb "${inputs[@]}" | tail -1 | awk '{printf "%.1f", $1/1048576}')
 
-# Runs a command RUNS times; prints "best_seconds peak_rss_kib".
-measure() {
-  local best="" rss=0
-  for _ in $(seq "$runs"); do
-    rm -rf "$bench/out"
-    /usr/bin/time -f "%e %M" -o "$bench/time.txt" "$@" >"$bench/stdout.txt" 2>"$bench/stderr.txt" || {
-      echo "benchmark command failed: $*" >&2; cat "$bench/stderr.txt" >&2; exit 1; }
-    read -r secs kib < "$bench/time.txt"
-    if [ -z "$best" ] || awk "BEGIN{exit !($secs < $best)}"; then best=$secs; fi
-    [ "$kib" -gt "$rss" ] && rss=$kib
-  done
-  echo "$best $rss"
-}
+source Benchmarks/measure.sh
+measure_clean="$bench/out"
 
 echo "inputs: $count files, $megabytes MB ($(ls "$bench/inputs" | sed 's/-[0-9]*\..*//' | sort | uniq -c | awk '{printf "%s×%s ", $1, $2}'))"
 echo "machine: $(nproc) cores; best of $runs runs per tool"

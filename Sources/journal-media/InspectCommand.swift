@@ -48,7 +48,7 @@ struct InspectCommand: ParsableCommand {
             var mine: [(Int, String, Bool)] = []
             for index in stride(from: worker, to: files.count, by: workers) {
                 let inspection = CaptureDateReader.inspect(fileAt: files[index], displayName: files[index].relativePath)
-                mine.append((index, Self.json(inspection, source: files[index].relativePath), inspection.error == nil))
+                mine.append((index, inspection.jsonLine(source: files[index].relativePath), inspection.error == nil))
             }
             lines.store(mine)
         }
@@ -56,28 +56,6 @@ struct InspectCommand: ParsableCommand {
         output.append("\n")
         FileHandle.standardOutput.write(Data(output.utf8))
         if lines.failures > 0 { throw ExitCode(ExitStatus.someAssetsFailed) }
-    }
-
-    /// One line of JSON, keys in the documented order, unknown values as `null`.
-    static func json(_ i: Inspection, source: String) -> String {
-        func quoted(_ s: String?) -> String { s.map { "\"\(escape($0))\"" } ?? "null" }
-        let error = i.error.map { "{\"stage\":\"\($0.stage.rawValue)\",\"message\":\(quoted($0.message))}" } ?? "null"
-        return "{\"source\":\(quoted(source)),\"format\":\(quoted(i.format?.rawValue)),"
-            + "\"mediaType\":\(quoted(i.format?.mediaType)),\"bytes\":\(i.bytes.map(String.init) ?? "null"),"
-            + "\"captureDate\":\(i.captureDate?.json ?? "null"),\"error\":\(error)}"
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }
 

@@ -18,6 +18,16 @@ public struct Inspection: Sendable {
     public init(source: URL) {
         self.source = source
     }
+
+    /// The `inspect` line: one JSON object, keys in the documented order, unknown values as
+    /// `null`; `source` is the path as the user named it.
+    public func jsonLine(source name: String) -> String {
+        func quoted(_ s: String?) -> String { s.map { "\"\(JSONText.escape($0))\"" } ?? "null" }
+        let errorJSON = error.map { "{\"stage\":\"\($0.stage.rawValue)\",\"message\":\(quoted($0.message))}" } ?? "null"
+        return "{\"source\":\(quoted(name)),\"format\":\(quoted(format?.rawValue)),"
+            + "\"mediaType\":\(quoted(format?.mediaType)),\"bytes\":\(bytes.map(String.init) ?? "null"),"
+            + "\"captureDate\":\(captureDate?.json ?? "null"),\"error\":\(errorJSON)}"
+    }
 }
 
 /// Reads capture dates without decoding pixels: the container is walked for its EXIF and
@@ -102,7 +112,7 @@ struct HeaderMetadata {
     }
 
     /// An identifier with surrounding blanks removed; nil when empty.
-    private static func identifier(_ raw: String) -> String? {
+    static func identifier(_ raw: String) -> String? {
         let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\0")))
         return trimmed.isEmpty ? nil : trimmed
     }

@@ -46,8 +46,7 @@ enum LivePhotoPairer {
                 stills.append(Candidate(index: index, identifier: metadata.contentIdentifier, nameKey: stem))
             } else if format == .mov || format == .mp4 {
                 let metadata = ContainerMetadataReader.read(path: asset.url.path)
-                let identifier = metadata?.tags[HeaderMetadata.contentIdentifierKey]
-                    .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+                let identifier = metadata?.tags[HeaderMetadata.contentIdentifierKey].flatMap(HeaderMetadata.identifier)
                 motions.append(Candidate(index: index, identifier: identifier, duration: metadata?.durationSeconds,
                                          nameKey: stem))
             }

@@ -26,21 +26,8 @@ enum ContainerMetadataReader {
         guard status >= 0, let opened = context else { return nil }
         defer { avformat_close_input(&context) }
         let duration = opened.pointee.duration
-        return Metadata(tags: dictionary(opened.pointee.metadata),
+        return Metadata(tags: MediaFile.tags(opened.pointee.metadata),
                         durationSeconds: duration > 0 && duration != LibavRuntime.noTimestamp
                             ? Double(duration) / Double(AV_TIME_BASE) : nil)
-    }
-
-    /// Every entry of an `AVDictionary`.
-    static func dictionary(_ dictionary: OpaquePointer?) -> [String: String] {
-        var tags: [String: String] = [:]
-        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
-        while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
-            if let key = next.pointee.key, let value = next.pointee.value {
-                tags[String(cString: key)] = String(cString: value)
-            }
-            entry = next
-        }
-        return tags
     }
 }
