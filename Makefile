@@ -2,7 +2,7 @@
 SWIFT        ?= swift
 OUT          ?= out
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev libexif-dev
+APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev libexif-dev libssl-dev
 # Peers and sample tools used only by benchmarks and the conformance run.
 BENCH_APT_PACKAGES := libvips-tools python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 

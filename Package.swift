@@ -22,9 +22,12 @@ let package = Package(
         .systemLibrary(
             name: "CExif", path: "Sources/CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(
+            name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
         .target(
             name: "JournalMedia",
-            dependencies: ["CVips", "CFFmpeg", "CExif"],
+            dependencies: ["CVips", "CFFmpeg", "CExif", "CCrypto"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "journal-media",

@@ -1,0 +1,5 @@
+// OpenSSL's libcrypto, for SHA-256 only (EVP digests use the CPU's SHA extensions when present).
+#ifndef JOURNALMEDIA_CCRYPTO_SHIM_H
+#define JOURNALMEDIA_CCRYPTO_SHIM_H
+#include <openssl/evp.h>
+#endif
