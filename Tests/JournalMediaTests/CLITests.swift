@@ -80,6 +80,38 @@ import Testing
         #expect(try TestSupport.runCLI(["convert", TestSupport.sample("photo.heic").path, "-o", out.path, "--preset", preset.path]).status == 2)
     }
 
+    /// `--timings FILE`: one JSON line per processed asset, stages adding up to the total;
+    /// a re-run that reuses everything lists nothing.
+    @Test func timingsFileListsEachProcessedAsset() throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try TestSupport.copySamples(["photo.heic", "orientation-6-gps-p3.jpg", "truncated.jpg"], to: input)
+        let timings = root.appendingPathComponent("timings.jsonl")
+        let arguments = ["convert", input.path, "-o", root.appendingPathComponent("out").path, "--timings", timings.path]
+        let run = try TestSupport.runCLI(arguments)
+        #expect(run.status == 1, "\(run.stderr)")
+        let lines = try String(contentsOf: timings, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3)
+        var sources: [String] = []
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            sources.append(try #require(object["source"] as? String))
+            let stages = ["read", "metadata", "decode", "analyze", "encode", "write"].compactMap { object[$0] as? Double }
+            #expect(stages.count == 6 && stages.allSatisfy { $0 >= 0 })
+            let total = try #require(object["seconds"] as? Double)
+            #expect(abs(stages.reduce(0, +) - total) < 0.0001 && total > 0)
+        }
+        #expect(sources.sorted() == ["orientation-6-gps-p3.jpg", "photo.heic", "truncated.jpg"])
+
+        let again = try TestSupport.runCLI(arguments)
+        #expect(again.status == 1)
+        let relisted = try String(contentsOf: timings, encoding: .utf8).split(separator: "\n")
+        // Only the failed file is processed again (failures are never reused).
+        #expect(relisted.count == 1 && relisted.first?.contains("\"truncated.jpg\"") == true)
+    }
+
     @Test func maxPixelsRefusesLargeImagesFromTheHeader() throws {
         let root = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }

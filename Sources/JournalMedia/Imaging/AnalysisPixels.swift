@@ -3,8 +3,8 @@ import CVips
 /// The decoded image shrunk to fit 100×100 and unpacked to RGBA bytes: the input of the
 /// colour analysis and the ThumbHash placeholder, so neither needs a second decode.
 ///
-/// Made once per asset from the in-memory decode; costs one small resize (the decoded
-/// image is at most rendition-sized) and a copy of at most 40 kB.
+/// Made once per asset from the in-memory decode; costs a box shrink of the decoded image
+/// (at most rendition-sized) to 2–4× the analysis size, a small resize, and a copy of at most 40 kB.
 struct AnalysisPixels {
     static let maxSide = 100
 
@@ -15,6 +15,19 @@ struct AnalysisPixels {
 
     init(_ decoded: DecodedImage) throws(VipsError) {
         var image = decoded.image
+        // A box shrink by the whole factor first, into memory, then lanczos3 for the rest:
+        // asking libvips' resize for a 1/16 reduction of the in-memory decode in one go cost
+        // ~30 ms per 1600 px image (its reduce re-read the shrunk lines tile by tile); this
+        // costs ~6 ms.
+        let factor = min(image.width, image.height) / (2 * Self.maxSide)
+        if factor > 1 {
+            let shrink = try VipsOperationCall("shrink")
+            try shrink.set("in", .image(image))
+            try shrink.set("hshrink", .double(Double(factor)))
+            try shrink.set("vshrink", .double(Double(factor)))
+            try shrink.build()
+            image = try shrink.outputImage().materialised()
+        }
         let scale = min(Double(Self.maxSide) / Double(image.width), Double(Self.maxSide) / Double(image.height), 1)
         if scale < 1 {
             let w = max(1, min(Self.maxSide, Int((Double(image.width) * scale).rounded())))

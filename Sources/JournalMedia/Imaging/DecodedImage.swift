@@ -45,14 +45,30 @@ enum ImageDecoder {
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
         colourManaged: Bool
     ) throws(VipsError) -> DecodedImage {
-        let thumbnail = try VipsOperationCall("thumbnail_buffer")
-        try thumbnail.set("buffer", .borrowedBlob(bytes))
+        let thumbnail: VipsOperationCall
+        if header.format == .jpeg, !allowUpscale,
+           let shrink = jpegShrink(header, width: width, height: height), shrink > 1 {
+            // JPEG: libvips' thumbnail only lets libjpeg scale the DCT while the rest of the
+            // reduction is at least 2×, so a 12 MP photo made into a 1600 px image is decoded
+            // whole. Like Pillow's draft mode, decode at the smallest 1/2, 1/4 or 1/8 scale
+            // that still covers the target, then reduce the rest with lanczos3.
+            let load = try VipsOperationCall("jpegload_buffer")
+            try load.set("buffer", .borrowedBlob(bytes))
+            try load.set("shrink", .int(shrink))
+            try load.set("fail_on", .nick("truncated"))
+            try load.build()
+            thumbnail = try VipsOperationCall("thumbnail_image")
+            try thumbnail.set("in", .image(try load.outputImage()))
+        } else {
+            thumbnail = try VipsOperationCall("thumbnail_buffer")
+            try thumbnail.set("buffer", .borrowedBlob(bytes))
+            // A truncated file must fail rather than come out grey at the bottom. libvips 8.14's
+            // thumbnail_buffer only passes fail_on to the loader through the option string.
+            try thumbnail.set("option_string", .string("fail_on=truncated"))
+        }
         try thumbnail.set("width", .int(max(1, width)))
         try thumbnail.set("height", .int(max(1, height)))
         try thumbnail.set("size", .nick(allowUpscale ? "both" : "down"))
-        // A truncated file must fail rather than come out grey at the bottom. libvips 8.14's
-        // thumbnail_buffer only passes fail_on to the loader through the option string.
-        try thumbnail.set("option_string", .string("fail_on=truncated"))
         // libvips 8.14's thumbnail converts an RGB image with an embedded profile (Display
         // P3, Adobe RGB, …) only when an export profile is named, and with an export profile
         // but no import profile it shifts untagged RGB colours; so a tagged image gets both
@@ -90,6 +106,25 @@ enum ImageDecoder {
             }
         }
         return DecodedImage(image: memory, hasRealTransparency: transparent)
+    }
+
+    /// The largest libjpeg scale denominator (1, 2, 4 or 8) whose output, ⌈stored / n⌉ on
+    /// each side, still covers the `width`×`height` target box (display orientation), or nil
+    /// when the target is not smaller than the image.
+    static func jpegShrink(_ header: ImageHeader, width: Int, height: Int) -> Int? {
+        let swapped = header.orientation >= 5
+        let targetWidth = swapped ? height : width, targetHeight = swapped ? width : height
+        // The box fitted inside the image: whichever side binds decides the scale.
+        let scale = min(Double(targetWidth) / Double(max(1, header.storedWidth)),
+                        Double(targetHeight) / Double(max(1, header.storedHeight)))
+        guard scale < 1 else { return nil }
+        let neededWidth = Int((Double(header.storedWidth) * scale).rounded(.up))
+        let neededHeight = Int((Double(header.storedHeight) * scale).rounded(.up))
+        for shrink in [8, 4, 2] {
+            let w = (header.storedWidth + shrink - 1) / shrink, h = (header.storedHeight + shrink - 1) / shrink
+            if w >= neededWidth && h >= neededHeight { return shrink }
+        }
+        return 1
     }
 
     /// Header fields that are not metadata; everything else (EXIF, XMP, IPTC, ICC, GPS,

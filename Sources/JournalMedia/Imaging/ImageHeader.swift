@@ -2,6 +2,7 @@ import CVips
 
 /// What an image's header says, read before any pixel is decoded.
 struct ImageHeader {
+    var format: SourceFormat
     /// Stored size, before orientation.
     var storedWidth: Int
     var storedHeight: Int
@@ -57,7 +58,7 @@ enum ImageHeaderReader {
         default: .other
         }
         return ImageHeader(
-            storedWidth: image.width, storedHeight: image.height,
+            format: format, storedWidth: image.width, storedHeight: image.height,
             orientation: image.orientation, bands: image.bands, hasAlpha: image.hasAlpha,
             colourSpace: space, hasProfile: image.hasField(VIPS_META_ICC_NAME))
     }

@@ -43,6 +43,8 @@ public struct AssetResult: Sendable {
     /// ThumbHash placeholder (nil when not computed or on error).
     public var placeholder: Placeholder?
     public var error: AssetError?
+    /// Seconds spent in each stage (`read` and `write` are filled by `Batch`).
+    public var timings = StageTimings()
 
     public init(source: URL) {
         self.source = source

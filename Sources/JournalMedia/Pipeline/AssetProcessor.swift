@@ -40,12 +40,14 @@ public struct AssetProcessor: Sendable {
         result.sha256 = source.sha256
         result.bytes = source.size
         result.modified = source.modified
+        var clock = StageClock()
         if let format = FormatSniffer.sniff(source.bytes.prefix(FormatSniffer.prefixLength)), format.isImage {
             let metadata = HeaderMetadata.read(MemoryBytes(bytes: source.bytes), format: format, url: source.url,
                                                modified: source.modified)
             result.captureDate = metadata.captureDate
             result.contentIdentifier = metadata.contentIdentifier
         }
+        result.timings.metadata = clock.lap()
         let failure: AssetError? = source.bytes.withUnsafeBytes { bytes in
             do throws(AssetError) {
                 try render(bytes, into: &result, name: name, source: source)
@@ -54,6 +56,7 @@ public struct AssetProcessor: Sendable {
                 return error
             }
         }
+        result.timings.decode = max(0, clock.lap() - result.timings.analyze - result.timings.encode)
         if let failure {
             result.renditions = []
             result.colors = nil
@@ -181,6 +184,8 @@ public struct AssetProcessor: Sendable {
     /// Colours, placeholder and every rendition from the one decoded image.
     private func finish(_ decoded: DecodedImage, into result: inout AssetResult, name: String, sourceWidth: Int,
                         sourceHeight: Int, upscale: Bool) throws(AssetError) {
+        var clock = StageClock()
+        defer { result.timings.encode = clock.lap() }
         if options.analyzeColors {
             let pixels: AnalysisPixels
             do throws(VipsError) { pixels = try AnalysisPixels(decoded) } catch {
@@ -190,6 +195,7 @@ public struct AssetProcessor: Sendable {
             if let hash = ThumbHash.encode(width: pixels.width, height: pixels.height, rgba: pixels.rgba) {
                 result.placeholder = Placeholder(thumbhash: Data(hash).base64EncodedString())
             }
+            result.timings.analyze = clock.lap()
         }
         for spec in options.renditions {
             do throws(VipsError) {

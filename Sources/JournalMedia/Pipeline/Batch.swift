@@ -39,6 +39,9 @@ public struct Batch: Sendable {
     public var onProgress: (@Sendable (BatchProgress) -> Void)?
     /// Called once for each asset that failed.
     public var onFailure: (@Sendable (AssetError) -> Void)?
+    /// Called on the batch's task after each asset that was processed (not reused), with its
+    /// manifest `source` and the seconds it spent in each stage.
+    public var onTimings: (@Sendable (String, StageTimings) -> Void)?
 
     public static let manifestName = "manifest.json"
 
@@ -80,14 +83,14 @@ public struct Batch: Sendable {
         let processor = AssetProcessor(options: options)
         let output = self.output
 
-        await withTaskGroup(of: (Int, ManifestEntry, Bool).self) { group in
+        await withTaskGroup(of: (Int, UnitOutcome).self) { group in
             var next = 0
             func launch() {
                 guard next < units.count else { return }
                 let index = next, unit = units[index], earlier = entries[index]
                 next += 1
                 group.addTask {
-                    let (entry, skipped) = await BlockingWork.run {
+                    let outcome = await BlockingWork.run {
                         switch unit {
                         case .single(let asset):
                             Batch.convert(asset, earlier: earlier, processor: processor, output: output)
@@ -96,14 +99,19 @@ public struct Batch: Sendable {
                                                    processor: processor, output: output)
                         }
                     }
-                    return (index, entry, skipped)
+                    return (index, outcome)
                 }
             }
             for _ in 0..<jobs { launch() }
-            while let (index, entry, skipped) = await group.next() {
+            while let (index, outcome) = await group.next() {
+                let entry = outcome.entry
                 entries[index] = entry
                 progress.done += 1
-                if skipped { progress.skipped += 1 }
+                if outcome.skipped {
+                    progress.skipped += 1
+                } else {
+                    onTimings?(entry.source, outcome.timings)
+                }
                 if let error = entry.error {
                     progress.failed += 1
                     onFailure?(AssetError(file: entry.source, stage: error.stage, message: error.message))
@@ -154,47 +162,62 @@ public struct Batch: Sendable {
         return Manifest(generator: Version.generator, preset: options.renditions, assets: entries, summary: summary)
     }
 
+    /// What converting one work unit gave: its entry, whether the earlier entry was reused,
+    /// and the seconds spent per stage.
+    struct UnitOutcome: Sendable {
+        var entry: ManifestEntry
+        var skipped = false
+        var timings = StageTimings()
+    }
+
     /// One asset: read and digest, reuse the earlier entry when nothing changed, otherwise
-    /// process and write the renditions. Returns the entry and whether it was reused.
+    /// process and write the renditions.
     static func convert(_ asset: PlannedAsset, earlier: ManifestEntry?, processor: AssetProcessor, output: URL)
-        -> (ManifestEntry, Bool)
+        -> UnitOutcome
     {
-        var entry = ManifestEntry(source: asset.relativePath)
+        var outcome = UnitOutcome(entry: ManifestEntry(source: asset.relativePath))
+        var clock = StageClock()
         let source: SourceFile
         do throws(AssetError) {
             source = try SourceFile.read(asset.url, displayName: asset.relativePath)
         } catch {
-            entry.error = ErrorRecord(stage: error.stage, message: error.message)
-            return (entry, false)
+            outcome.entry.error = ErrorRecord(stage: error.stage, message: error.message)
+            return outcome
         }
         if let earlier, earlier.error == nil, earlier.sha256 == source.sha256, earlier.bytes == source.size,
            earlier.modified == source.modified, renditionsPresent(earlier, in: output) {
-            return (earlier, true)
+            return UnitOutcome(entry: earlier, skipped: true)
         }
+        let read = clock.lap()
 
         let result = processor.process(source, displayName: asset.relativePath)
-        fill(&entry, from: result)
+        outcome.timings = result.timings
+        outcome.timings.read = read
+        fill(&outcome.entry, from: result)
         if let error = result.error {
-            entry.error = ErrorRecord(stage: error.stage, message: error.message)
-            return (entry, false)
+            outcome.entry.error = ErrorRecord(stage: error.stage, message: error.message)
+            return outcome
         }
-        write(result.renditions, source: asset.relativePath, into: &entry, output: output)
-        removeStale(earlier, current: entry, output: output)
-        return (entry, false)
+        _ = clock.lap()
+        write(result.renditions, source: asset.relativePath, into: &outcome.entry, output: output)
+        removeStale(earlier, current: outcome.entry, output: output)
+        outcome.timings.write = clock.lap()
+        return outcome
     }
 
     /// A Live Photo: the still's renditions plus the movie's poster as `motionPoster` (the
     /// preset's first rendition, renamed), in one entry. A movie that cannot be read does
     /// not lose the still: its error goes to `livePhoto.motionError`.
     static func convertLivePhoto(still: PlannedAsset, motion: PlannedAsset, pairedBy: LivePhotoRecord.PairedBy,
-                                 earlier: ManifestEntry?, processor: AssetProcessor, output: URL) -> (ManifestEntry, Bool) {
+                                 earlier: ManifestEntry?, processor: AssetProcessor, output: URL) -> UnitOutcome {
         var entry = ManifestEntry(source: still.relativePath)
+        var clock = StageClock()
         let stillSource: SourceFile
         do throws(AssetError) {
             stillSource = try SourceFile.read(still.url, displayName: still.relativePath)
         } catch {
             entry.error = ErrorRecord(stage: error.stage, message: error.message)
-            return (entry, false)
+            return UnitOutcome(entry: entry)
         }
         let motionSource = try? SourceFile.read(motion.url, displayName: motion.relativePath)
         if let earlier, earlier.error == nil, earlier.sha256 == stillSource.sha256, earlier.bytes == stillSource.size,
@@ -202,17 +225,20 @@ public struct Batch: Sendable {
            record.motionSource == motion.relativePath, let motionSource, record.motionSha256 == motionSource.sha256,
            record.motionBytes == motionSource.size, record.motionModified == motionSource.modified,
            renditionsPresent(earlier, in: output) {
-            return (earlier, true)
+            return UnitOutcome(entry: earlier, skipped: true)
         }
+        let read = clock.lap()
 
         let result = processor.process(stillSource, displayName: still.relativePath)
+        var timings = result.timings
+        timings.read = read
         fill(&entry, from: result)
         entry.kind = .livePhoto
         var record = LivePhotoRecord(motionSource: motion.relativePath, pairedBy: pairedBy)
         if let error = result.error {
             entry.error = ErrorRecord(stage: error.stage, message: error.message)
             entry.livePhoto = record
-            return (entry, false)
+            return UnitOutcome(entry: entry, timings: timings)
         }
         var renditions = result.renditions
         if let motionSource {
@@ -226,6 +252,7 @@ public struct Batch: Sendable {
                 options.renditions = [poster]
             }
             let motionResult = AssetProcessor(options: options).process(motionSource, displayName: motion.relativePath)
+            timings = timings + motionResult.timings
             record.motionMediaType = motionResult.format?.mediaType
             entry.video = motionResult.video
             if entry.captureDate == nil || entry.captureDate?.confidence == .fileModified {
@@ -240,9 +267,11 @@ public struct Batch: Sendable {
             record.motionError = ErrorRecord(stage: .read, message: "cannot read \(motion.relativePath)")
         }
         entry.livePhoto = record
+        _ = clock.lap()
         write(renditions, source: still.relativePath, into: &entry, output: output)
         removeStale(earlier, current: entry, output: output)
-        return (entry, false)
+        timings.write = clock.lap()
+        return UnitOutcome(entry: entry, timings: timings)
     }
 
     /// Role of a Live Photo's movie poster rendition.
