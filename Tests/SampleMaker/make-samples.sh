@@ -33,6 +33,13 @@ vips jpegsave "$work/cmyk.v" "$out/cmyk.jpg" --Q 90
 # 3. HEIC (x265 through libheif) at 8 bits.
 vips heifsave "$work/scene.ppm" "$out/photo.heic" --Q 60 --compression hevc
 
+# 3b. A phone-like HEIC: Display P3 pixels and profile, stored turned 90° clockwise with an
+#     `irot` property (added by heif_irot.py) saying "rotate 90° anticlockwise to display".
+vips icc_transform "$work/scene.ppm" "$work/p3-scene.v" p3 --input-profile srgb --intent relative
+vips rot "$work/p3-scene.v" "$work/p3-stored.v" d90
+vips heifsave "$work/p3-stored.v" "$work/p3-stored.heic" --Q 60 --compression hevc
+python3 "$here/heif_irot.py" "$work/p3-stored.heic" "$out/photo-p3-rotated.heic" 1
+
 # 4. 16-bit PNG with an Adobe RGB (1998) profile.
 vips icc_transform "$work/scene.ppm" "$work/a98.v" /usr/share/color/icc/ghostscript/a98.icc --input-profile srgb --depth 16
 vips pngsave "$work/a98.v" "$out/adobe-rgb-16bit.png" --bitdepth 16 \

@@ -1,0 +1,55 @@
+import CVips
+import Foundation
+import Testing
+@testable import JournalMedia
+
+/// The fast decode paths (libjpeg DCT scaling, the HEIC decode) keep what the slow ones
+/// guarantee: renditions upright, converted to sRGB, with no profile left in them.
+@Suite struct ScaledDecodeTests {
+    /// Renditions small enough that the 600×400 samples are decoded at a reduced scale
+    /// (a 150 px box is a libjpeg 1/4 scale for the sideways-stored JPEG).
+    static let smallRenditions = [
+        RenditionSpec(role: "thumbnail", format: .webp, width: 96, height: 96, fit: .inside, quality: 80),
+        RenditionSpec(role: "fallback", format: .jpeg, width: 150, height: 150, fit: .inside, quality: 90),
+    ]
+
+    func process(_ name: String) -> AssetResult {
+        AssetProcessor(options: ProcessingOptions(renditions: Self.smallRenditions))
+            .processBlocking(fileAt: TestSupport.sample(name), displayName: name)
+    }
+
+    func expectUprightSRGB(_ result: AssetResult, width: Int, height: Int) throws {
+        #expect(result.error == nil)
+        #expect(result.width == 600 && result.height == 400)
+        let fallback = try #require(result.renditions.first { $0.role == "fallback" })
+        #expect(fallback.width == width && fallback.height == height)
+        let image = try TestImage(fallback.data)
+        #expect(image.image.interpretation == VIPS_INTERPRETATION_sRGB)
+        #expect(!image.image.hasField(VIPS_META_ICC_NAME), "no ICC profile in the rendition")
+        // The markers were drawn in sRGB and stored as Display P3: read unconverted, the red
+        // and green ones are 20–70 levels off, beyond this tolerance.
+        try expectUprightMarkers(image, tolerance: 16)
+        let thumbnail = try #require(result.renditions.first { $0.role == "thumbnail" })
+        try expectUprightMarkers(try TestImage(thumbnail.data), tolerance: 24)
+    }
+
+    @Test func orientationSixP3JPEGAtAQuarterScale() throws {
+        let header = try ImageHeaderReader.read(try Data(contentsOf: TestSupport.sample("orientation-6-gps-p3.jpg")), format: .jpeg)
+        #expect(ImageDecoder.jpegShrink(header, width: 150, height: 100) == 4, "the DCT-scaled path is the one under test")
+        let result = process("orientation-6-gps-p3.jpg")
+        #expect(result.orientation == 6)
+        try expectUprightSRGB(result, width: 150, height: 100)
+    }
+
+    @Test func rotatedP3HEICIsUprightAndSRGB() throws {
+        let result = process("photo-p3-rotated.heic")
+        #expect(result.format == .heic)
+        try expectUprightSRGB(result, width: 150, height: 100)
+    }
+}
+
+extension ImageHeaderReader {
+    static func read(_ data: Data, format: SourceFormat) throws -> ImageHeader {
+        try data.withUnsafeBytes { bytes throws -> ImageHeader in try read(bytes, format: format) }
+    }
+}
