@@ -35,11 +35,14 @@ public struct PosterOptions: Sendable, Equatable {
     /// Largest side of the poster in pixels (downscaled in the colour conversion, never
     /// upscaled); nil keeps the display size.
     public var maxDimension: Int?
-    /// Tone-map HDR (HLG, PQ) and BT.2020 frames to SDR BT.709 through libavfilter's zscale +
-    /// tonemap. `false` converts them with swscale like SDR video (washed out; for comparison).
+    /// Tone-map HDR (HLG, PQ) and BT.2020 frames to SDR BT.709 (`HDRToneMapper`: swscale to
+    /// 16-bit RGB and a table-driven Möbius curve). `false` converts them with swscale like SDR video (washed out; for comparison).
     public var toneMapHDR: Bool
     /// How many seek positions to try at most before keeping the best frame seen.
     public var maxCandidates: Int
+    /// Tests only: tone-map through libavfilter's graph even where the table path applies, to
+    /// compare the two.
+    var forceFilterGraphToneMap = false
 
     public init(maxDimension: Int? = nil, toneMapHDR: Bool = true, maxCandidates: Int = 4) {
         self.maxDimension = maxDimension

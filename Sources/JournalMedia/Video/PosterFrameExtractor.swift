@@ -23,8 +23,8 @@ extension MediaFile {
 ///    candidate is decoded once more without skipping. A candidate landing on a keyframe an
 ///    earlier one already gave is skipped.
 /// 3. Convert it to RGB at poster size: swscale with the frame's matrix and range for SDR
-///    (`SDRFrameConverter`); libavfilter zscale + tonemap for HLG/PQ/BT.2020
-///    (`HDRToneMapper`, falling back to swscale if the graph rejects the frame's format).
+///    (`SDRFrameConverter`); swscale to 16-bit RGB + a table-driven tone curve for
+///    HLG/PQ/BT.2020 (`HDRToneMapper`, falling back to swscale if it rejects the frame).
 /// 4. Judge it (`PosterQuality`): the first acceptable candidate wins; when none is, the
 ///    best-scoring one is kept.
 /// 5. Rotate the winner by the display matrix (`RGBRotation`).
@@ -165,7 +165,10 @@ struct PosterFrameExtractor {
             frame.pointer.pointee.color_primaries = primaries
             // A format zscale cannot take falls back to the SDR conversion: a washed-out
             // poster is better than none.
-            if let mapped = try? HDRToneMapper.toneMap(frame, width: size.width, height: size.height) {
+            let mapped = options.forceFilterGraphToneMap
+                ? try? HDRFilterGraphToneMapper.toneMap(frame, width: size.width, height: size.height)
+                : try? HDRToneMapper.toneMap(frame, width: size.width, height: size.height)
+            if let mapped {
                 rgb = mapped
                 toneMapped = true
             }

@@ -9,34 +9,48 @@ import CFFmpeg
 /// Runs once per poster candidate; costs one bicubic resample + matrix of the frame.
 enum SDRFrameConverter {
     static func convert(_ frame: LibavFrame, width: Int, height: Int) throws(LibavFailure) -> [UInt8] {
+        let matrix = matrix(frame.pointer.pointee.colorspace, height: frame.height)
+        return try scale(frame, width: width, height: height, to: AV_PIX_FMT_RGB24, matrix: matrix).packedRGB()
+    }
+
+    /// `frame` resized to `width` × `height` and converted to non-linear 16-bit RGB
+    /// (`rgb48le`, full range) with matrix `matrix` (an `SWS_CS_*` index), for `HDRToneMapper`.
+    static func convert16(_ frame: LibavFrame, width: Int, height: Int, matrix: Int32) throws(LibavFailure) -> LibavFrame {
+        try scale(frame, width: width, height: height, to: AV_PIX_FMT_RGB48LE, matrix: matrix)
+    }
+
+    /// One swscale pass: bicubic, accurate rounding, full chroma interpolation; the frame's
+    /// range (limited unless signalled full).
+    private static func scale(_ frame: LibavFrame, width: Int, height: Int, to target: AVPixelFormat,
+                              matrix: Int32) throws(LibavFailure) -> LibavFrame {
         let source = frame.pointer.pointee
         let format = AVPixelFormat(rawValue: source.format)
         guard frame.width > 0, frame.height > 0, source.format >= 0 else { throw LibavFailure("decoded frame has no pixels") }
         let flags = SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
         guard let scaler = sws_getContext(Int32(frame.width), Int32(frame.height), format,
-                                          Int32(width), Int32(height), AV_PIX_FMT_RGB24,
+                                          Int32(width), Int32(height), target,
                                           flags, nil, nil, nil) else {
             throw LibavFailure("no swscale conversion from pixel format \(pixelFormatName(format))")
         }
         defer { sws_freeContext(scaler) }
 
         let fullRange = source.color_range == AVCOL_RANGE_JPEG || isJPEGRange(format)
-        _ = sws_setColorspaceDetails(scaler, sws_getCoefficients(matrix(source.colorspace, height: frame.height)),
+        _ = sws_setColorspaceDetails(scaler, sws_getCoefficients(matrix),
                                      fullRange ? 1 : 0, sws_getCoefficients(SWS_CS_ITU709), 1, 0, 1 << 16, 1 << 16)
 
         let output = try LibavFrame()
         output.pointer.pointee.width = Int32(width)
         output.pointer.pointee.height = Int32(height)
-        output.pointer.pointee.format = AV_PIX_FMT_RGB24.rawValue
+        output.pointer.pointee.format = target.rawValue
         let allocated = av_frame_get_buffer(output.pointer, 32)
         guard allocated >= 0 else { throw LibavFailure("output frame", code: allocated) }
 
         let input = frame.planes
-        let target = output.planes
-        let targetData = target.data.map { UnsafeMutablePointer(mutating: $0) }
-        let rows = sws_scale(scaler, input.data, input.strides, 0, Int32(frame.height), targetData, target.strides)
+        let planes = output.planes
+        let targetData = planes.data.map { UnsafeMutablePointer(mutating: $0) }
+        let rows = sws_scale(scaler, input.data, input.strides, 0, Int32(frame.height), targetData, planes.strides)
         guard rows == Int32(height) else { throw LibavFailure("swscale converted \(rows) of \(height) rows") }
-        return try output.packedRGB()
+        return output
     }
 
     /// swscale's coefficient table index for an `AVColorSpace`.
