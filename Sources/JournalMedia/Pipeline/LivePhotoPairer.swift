@@ -21,7 +21,8 @@ enum WorkUnit: Sendable {
 /// an identifier, they pair when they sit in the same folder with the same base name (case
 /// ignored) and the movie lasts at most `maximumFileNameMotionSeconds`. Files whose
 /// identifiers differ, or where only one has an identifier, never pair. Each file pairs at
-/// most once. Costs one header read per still and one libavformat header parse per movie.
+/// most once. Costs one sniff (first bytes) per file; when the batch holds both stills and
+/// movies, also one header read per still and one libavformat header parse per movie.
 enum LivePhotoPairer {
     static let maximumFileNameMotionSeconds = 4.0
 
@@ -34,22 +35,35 @@ enum LivePhotoPairer {
     }
 
     static func pair(_ planned: [PlannedAsset]) -> [WorkUnit] {
-        var stills: [Candidate] = []
-        var motions: [Candidate] = []
+        // First only the formats: a batch without movies has nothing to pair, and its stills'
+        // metadata is then not read here (the processor reads it anyway).
+        var stillFiles: [(Int, SourceFormat)] = []
+        var motionIndices: [Int] = []
         for (index, asset) in planned.enumerated() {
             guard let file = try? FileBytes(path: asset.url.path),
                   let head = file.read(0, min(file.size, FormatSniffer.prefixLength)),
                   let format = FormatSniffer.sniff(head) else { continue }
-            let stem = (asset.relativePath as NSString).deletingPathExtension.lowercased()
             if format == .jpeg || format == .heic {
-                let metadata = HeaderMetadata.read(file, format: format, url: asset.url, modified: file.modified)
-                stills.append(Candidate(index: index, identifier: metadata.contentIdentifier, nameKey: stem))
+                stillFiles.append((index, format))
             } else if format == .mov || format == .mp4 {
-                let metadata = ContainerMetadataReader.read(path: asset.url.path)
-                let identifier = metadata?.tags[HeaderMetadata.contentIdentifierKey].flatMap(HeaderMetadata.identifier)
-                motions.append(Candidate(index: index, identifier: identifier, duration: metadata?.durationSeconds,
-                                         nameKey: stem))
+                motionIndices.append(index)
             }
+        }
+        guard !motionIndices.isEmpty, !stillFiles.isEmpty else { return planned.map { .single($0) } }
+
+        func stem(_ index: Int) -> String {
+            (planned[index].relativePath as NSString).deletingPathExtension.lowercased()
+        }
+        // Files are opened again rather than kept open: a large batch would run out of descriptors.
+        let stills = stillFiles.map { index, format in
+            let file = try? FileBytes(path: planned[index].url.path)
+            let metadata = file.map { HeaderMetadata.read($0, format: format, url: planned[index].url, modified: $0.modified) }
+            return Candidate(index: index, identifier: metadata?.contentIdentifier, nameKey: stem(index))
+        }
+        let motions = motionIndices.map { index in
+            let metadata = ContainerMetadataReader.read(path: planned[index].url.path)
+            let identifier = metadata?.tags[HeaderMetadata.contentIdentifierKey].flatMap(HeaderMetadata.identifier)
+            return Candidate(index: index, identifier: identifier, duration: metadata?.durationSeconds, nameKey: stem(index))
         }
 
         var partner: [Int: (Int, LivePhotoRecord.PairedBy)] = [:]  // still index → motion index
