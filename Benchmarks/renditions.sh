@@ -10,7 +10,8 @@
 # Inputs: Benchmarks/make_inputs.sh (deterministic: 12 MP and 48 MP camera-like JPEGs, some
 # sideways with a Display P3 profile, and 12 MP HEICs). Each tool runs RUNS times; the best
 # wall time is kept, per-asset latencies (p50/p95) come from the last run, peak RSS is the
-# largest seen. Then peak RSS of --jobs 2 on the 48 MP JPEGs alone.
+# largest seen. Then peak RSS of --jobs 2 on the 48 MP JPEGs alone, and the fallback JPEGs'
+# PSNR against a careful reference for both journal-media and Pillow (Benchmarks/quality.py).
 # Prints a table; with OUTPUT=FILE also writes it there. Needs: make bench-deps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -93,7 +94,22 @@ notes=$(
   echo "Latencies: journal-media's from --timings (read to write, per asset), the C loop's and Pillow's timed inside the worker; start-up is in seconds only."
   echo "Pillow's peak RSS is its largest process; Pillow and the C loop leave Display P3 pixels unconverted, journal-media converts them to sRGB."
 )
+# Output quality, side by side: both tools' fallback JPEGs against a careful reference
+# (Benchmarks/quality.py: full decode, ICC → sRGB, LANCZOS to the same size).
+rm -rf "$bench/quality-jm" "$bench/quality-pillow"; mkdir -p "$bench/quality-pillow"
+"$bin" convert "$bench/inputs" --output "$bench/quality-jm" --quiet --force
+"$PY" Benchmarks/pillow_peer.py "$bench/quality-pillow" 2 "${inputs[@]}" >/dev/null
+quality=$("$PY" Benchmarks/quality.py "$bench/inputs" "$bench/quality-jm" "$bench/quality-pillow")
+
 echo "$table"
 echo
 echo "$notes"
-if [ -n "${OUTPUT:-}" ]; then { echo "$table"; echo; echo "$notes"; } > "$OUTPUT"; fi
+echo
+echo "Fallback JPEGs against a reference (full decode, ICC → sRGB, LANCZOS; Benchmarks/quality.py):"
+echo "$quality"
+if [ -n "${OUTPUT:-}" ]; then
+  { echo "$table"; echo; echo "$notes"; echo
+    echo "Fallback JPEGs against a reference (full-size decode, EXIF orientation, ICC → sRGB with LittleCMS,"
+    echo "LANCZOS to the same size; \`Benchmarks/quality.py\`), mean PSNR per group:"
+    echo; echo "$quality"; } > "$OUTPUT"
+fi
