@@ -6,7 +6,7 @@ import CFFmpeg
 /// duration the header declares.
 ///
 /// Used where only metadata is needed (`inspect`, Live Photo pairing before a batch runs).
-/// Same container and protocol allow-lists as `MediaFile`; costs one open and a header parse
+/// Same container and protocol allow-lists and time limit as `MediaFile` (`MediaFile.openInput`); costs one open and a header parse
 /// (for MOV/MP4 the `moov` box): well under a millisecond for a phone clip. No packet is read.
 enum ContainerMetadataReader {
     struct Metadata {
@@ -16,14 +16,9 @@ enum ContainerMetadataReader {
 
     /// The metadata, or nil when libavformat cannot open the file as an allowed container.
     static func read(path: String) -> Metadata? {
-        LibavRuntime.configure()
-        var options: OpaquePointer?
-        av_dict_set(&options, "format_whitelist", MediaFile.allowedDemuxers, 0)
-        av_dict_set(&options, "protocol_whitelist", "file", 0)
-        var context: UnsafeMutablePointer<AVFormatContext>?
-        let status = avformat_open_input(&context, path, nil, &options)
-        av_dict_free(&options)
-        guard status >= 0, let opened = context else { return nil }
+        let deadline = MediaDeadline(seconds: MediaFile.timeLimitSeconds)
+        var context = MediaFile.openInput(path: path, deadline: deadline).0
+        guard let opened = context else { return nil }
         defer { avformat_close_input(&context) }
         let duration = opened.pointee.duration
         return Metadata(tags: MediaFile.tags(opened.pointee.metadata),

@@ -43,20 +43,9 @@ final class MediaFile {
         guard access(path, R_OK) == 0 else {
             throw AssetError(file: name, stage: .read, message: String(cString: strerror(errno)))
         }
-        guard let allocated = avformat_alloc_context() else {
-            throw AssetError(file: name, stage: .read, message: "out of memory")
-        }
         let deadline = MediaDeadline(seconds: Self.timeLimitSeconds)
-        allocated.pointee.interrupt_callback = deadline.interruptCallback
-
-        var options: OpaquePointer?
-        av_dict_set(&options, "format_whitelist", Self.allowedDemuxers, 0)
-        av_dict_set(&options, "protocol_whitelist", "file", 0)
-        var opened: UnsafeMutablePointer<AVFormatContext>? = allocated
-        // On failure avformat_open_input frees the context and sets `opened` to NULL.
-        let status = avformat_open_input(&opened, path, nil, &options)
-        av_dict_free(&options)
-        guard status >= 0, let context = opened else {
+        let (opened, status) = Self.openInput(path: path, deadline: deadline)
+        guard let context = opened else {
             if !deadline.hasExpired, let detected = Self.detectedDemuxer(path: path),
                Set(detected.split(separator: ",")).isDisjoint(with: Self.allowedDemuxers.split(separator: ",")) {
                 throw AssetError(file: name, stage: .probe, message: "unsupported container (\(detected))")
@@ -79,6 +68,23 @@ final class MediaFile {
 
     /// For error messages only: the demuxer libavformat's probe functions pick for the first
     /// 64 KB of the file (no demuxer is opened), nil when none matches.
+    /// `avformat_open_input` restricted to the `file` protocol and `allowedDemuxers`, with
+    /// `deadline` as the interrupt callback (it must outlive the context). Returns the opened
+    /// context, or nil and libav's status.
+    static func openInput(path: String, deadline: MediaDeadline) -> (UnsafeMutablePointer<AVFormatContext>?, Int32) {
+        LibavRuntime.configure()
+        guard let allocated = avformat_alloc_context() else { return (nil, -ENOMEM) }
+        allocated.pointee.interrupt_callback = deadline.interruptCallback
+        var options: OpaquePointer?
+        av_dict_set(&options, "format_whitelist", allowedDemuxers, 0)
+        av_dict_set(&options, "protocol_whitelist", "file", 0)
+        var opened: UnsafeMutablePointer<AVFormatContext>? = allocated
+        // On failure avformat_open_input frees the context and sets `opened` to NULL.
+        let status = avformat_open_input(&opened, path, nil, &options)
+        av_dict_free(&options)
+        return status >= 0 ? (opened, status) : (nil, status)
+    }
+
     private static func detectedDemuxer(path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
