@@ -63,23 +63,12 @@ final class FileBytes: ByteSource {
 
     /// Opens `path` read-only. Throws the `errno` text when it cannot be opened or is not a
     /// regular file.
-    init(path: String) throws(FileBytesError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileBytesError(message: String(cString: strerror(errno))) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let message = String(cString: strerror(errno))
-            close(fd)
-            throw FileBytesError(message: message)
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            close(fd)
-            throw FileBytesError(message: "not a regular file")
-        }
-        descriptor = fd
-        size = Int(info.st_size)
-        modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-        head = FileBytes.pread(fd, 0, min(size, FileBytes.headLength)) ?? []
+    init(path: String) throws(RegularFileError) {
+        let file = try RegularFile.open(path).get()
+        descriptor = file.descriptor
+        size = file.size
+        modified = file.modified
+        head = FileBytes.pread(file.descriptor, 0, min(size, FileBytes.headLength)) ?? []
     }
 
     deinit { close(descriptor) }
@@ -104,9 +93,4 @@ final class FileBytes: ByteSource {
         }
         return bytes
     }
-}
-
-/// Why `FileBytes` could not open a file (the `errno` text).
-struct FileBytesError: Error {
-    var message: String
 }

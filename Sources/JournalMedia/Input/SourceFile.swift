@@ -28,14 +28,14 @@ public struct SourceFile: Sendable {
     public static func read(_ url: URL, displayName: String? = nil) throws(AssetError) -> SourceFile {
         let name = displayName ?? url.path
         func failure(_ message: String) -> AssetError { AssetError(file: name, stage: .read, message: message) }
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
+        let file: RegularFile
+        switch RegularFile.open(url.path) {
+        case .success(let opened): file = opened
+        case .failure(let error): throw failure(error.message)
+        }
+        let fd = file.descriptor
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure(String(cString: strerror(errno))) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw failure("not a regular file") }
-        let expected = Int(info.st_size)
-        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        let expected = file.size, modified = file.modified
         let digest = ContentDigest()
 
         var head = [UInt8](repeating: 0, count: min(expected, mediaHeadLength))

@@ -43,7 +43,7 @@ public enum CaptureDateReader {
         let name = displayName ?? url.path
         var inspection = Inspection(source: url)
         let file: FileBytes
-        do throws(FileBytesError) { file = try FileBytes(path: url.path) } catch {
+        do throws(RegularFileError) { file = try FileBytes(path: url.path) } catch {
             inspection.error = AssetError(file: name, stage: .read, message: error.message)
             return inspection
         }
