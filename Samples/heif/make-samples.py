@@ -8,10 +8,16 @@ encoders cannot write themselves:
   grid-3x2.heic          a 3x2 grid of 256x256 hvc1 tiles cropped to 600x400 (the layout
                          iPhones use, with 512x512 tiles), tiles from heif-enc
   rotated-mirrored.heic  one hvc1 item with irot (90 degrees anticlockwise) then imir (axis 1)
+  nclx-bt709-limited.heic  x265 (through ffmpeg) with BT.709 matrix, limited range, and a
+                         colr nclx box saying so
+  vui-bt709-limited.heic the same picture with no colr box: only the HEVC VUI says BT.709
+                         limited range (libheif 1.15 then converts as BT.601 full range)
+  nclx-p3.heic           the photo converted to Display P3 by libvips, x265-coded (BT.601 full
+                         range), colr nclx primaries 12 (P3), transfer 13 (sRGB)
   alpha.heic             vips heifsave of Samples/alpha-disc.png (alpha auxiliary image)
   10bit.heic             vips heifsave --bitdepth 10
 
-Needs: vips, heif-enc (apt: libvips-tools, libheif-examples).
+Needs: vips, heif-enc, ffmpeg with libx265 (apt: libvips-tools, libheif-examples, ffmpeg).
 """
 import os, struct, subprocess, tempfile
 
@@ -82,6 +88,28 @@ def coded_picture(path):
         if item == primary:
             return hvcc, colr, coded
     raise KeyError("primary item")
+
+
+def x265_picture(png, *colour):
+    """(hvcC payload, coded bytes) of one x265 intra picture made by ffmpeg, read from the MP4
+    ffmpeg writes (its one sample: stsz size at stco offset)."""
+    mp4 = png + ".mp4"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", png, "-frames:v", "1", "-c:v", "libx265",
+                    "-x265-params", "log-level=error:keyint=1", *colour, "-tag:v", "hvc1", mp4], check=True)
+    data = open(mp4, "rb").read()
+
+    def find(kind):
+        at = data.find(kind.encode())
+        size = struct.unpack(">I", data[at - 4:at])[0]
+        return at + 4, at - 4 + size
+
+    s, e = find("hvcC")
+    hvcc = data[s:e]
+    s, _ = find("stsz")
+    sample_size = struct.unpack(">I", data[s + 4:s + 8])[0] or struct.unpack(">I", data[s + 12:s + 16])[0]
+    s, _ = find("stco")
+    offset = struct.unpack(">I", data[s + 8:s + 12])[0]
+    return hvcc, data[offset:offset + sample_size]
 
 
 def box(kind, payload):
@@ -173,6 +201,22 @@ def main():
     properties = [box("hvcC", hvcc), ispe(width, height), nclx, box("irot", b"\x01"), box("imir", b"\x01")]
     open(f"{OUT}/rotated-mirrored.heic", "wb").write(
         heif([(1, "hvc1", False, coded, False)], 1, properties, {1: [1, 2, 3, 4, 5]}))
+
+    # Limited-range BT.709, with and without a colr box; Display P3 primaries.
+    limited = ["-pix_fmt", "yuv420p", "-color_range", "tv", "-colorspace", "bt709", "-color_primaries", "bt709",
+               "-color_trc", "bt709"]
+    hvcc, coded = x265_picture(source, *limited)
+    nclx = box("colr", b"nclx" + struct.pack(">HHHB", 1, 13, 1, 0x00))
+    open(f"{OUT}/nclx-bt709-limited.heic", "wb").write(
+        heif([(1, "hvc1", False, coded, False)], 1, [box("hvcC", hvcc), ispe(width, height), nclx], {1: [1, 2, 3]}))
+    open(f"{OUT}/vui-bt709-limited.heic", "wb").write(
+        heif([(1, "hvc1", False, coded, False)], 1, [box("hvcC", hvcc), ispe(width, height)], {1: [1, 2]}))
+    p3 = os.path.join(tmp, "p3.png")
+    subprocess.run(["vips", "icc_transform", source, p3, "p3", "--input-profile", "srgb"], check=True)
+    hvcc, coded = x265_picture(p3, "-pix_fmt", "yuvj420p", "-colorspace", "smpte170m")
+    nclx = box("colr", b"nclx" + struct.pack(">HHHB", 12, 13, 6, 0x80))
+    open(f"{OUT}/nclx-p3.heic", "wb").write(
+        heif([(1, "hvc1", False, coded, False)], 1, [box("hvcC", hvcc), ispe(width, height), nclx], {1: [1, 2, 3]}))
 
     subprocess.run(["vips", "heifsave", "Samples/alpha-disc.png", f"{OUT}/alpha.heic"], check=True)
     small = os.path.join(tmp, "small.png")

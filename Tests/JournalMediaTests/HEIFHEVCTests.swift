@@ -40,6 +40,8 @@ import Testing
         ("photo.heic", 4096), ("photo.heic", 256), ("dates/dated.heic", 4096), ("dates/dated.heic", 50),
         ("heif/grid-3x2.heic", 4096), ("heif/grid-3x2.heic", 300),
         ("heif/rotated-mirrored.heic", 4096), ("heif/rotated-mirrored.heic", 250),
+        ("heif/nclx-bt709-limited.heic", 4096), ("heif/nclx-bt709-limited.heic", 300),
+        ("heif/vui-bt709-limited.heic", 4096),
     ]
 
     @Test(arguments: matching)
@@ -78,6 +80,31 @@ import Testing
             let reference = try TestImage.mean(decoded.reference.image, around: x, y)
             #expect(zip(fast, reference).allSatisfy { abs($0 - $1) < 12 }, "(\(x), \(y)): \(fast) vs \(reference)")
         }
+    }
+
+    /// libvips 8.14 ignores nclx colour primaries, so its heifload leaves Display P3 pixels
+    /// unconverted; the fast path converts them with libvips' built-in P3 profile. Compared
+    /// with libvips' reference put through the same conversion.
+    @Test func displayP3NCLXIsConvertedToSRGB() throws {
+        let bytes = Array(try Data(contentsOf: TestSupport.sample("heif/nclx-p3.heic")))
+        let parsed = HEIFImageItems.primary(in: MemoryBytes(bytes: bytes))
+        let coded = try #require(parsed)
+        #expect(coded.nclx == HEIFCodedImage.NCLX(primaries: 12, transfer: 13, matrix: 6, fullRange: true))
+        let decoded = try Self.decodeBoth(bytes, box: 4096)
+        #expect(decoded.fast.route == .heifHEVC)
+        let convert = try VipsOperationCall("icc_transform")
+        try convert.set("in", .image(decoded.reference.image))
+        try convert.set("input_profile", .string("p3"))
+        try convert.set("output_profile", .string("srgb"))
+        try convert.set("intent", .nick("relative"))
+        try convert.build()
+        let converted = try convert.outputImage()
+        let difference = try Self.meanAbsoluteDifference(decoded.fast.image, converted)
+        print("HEIC fast path heif/nclx-p3.heic: mean abs diff per channel against libvips + P3→sRGB \(difference)")
+        #expect(difference.allSatisfy { $0 <= Self.tolerance }, "\(difference)")
+        // Unconverted, the two differ visibly (P3 red is more saturated than sRGB red).
+        let unconverted = try Self.meanAbsoluteDifference(decoded.fast.image, decoded.reference.image)
+        #expect(unconverted.contains { $0 > Self.tolerance }, "\(unconverted)")
     }
 
     @Test func gridLayoutIsRead() throws {
