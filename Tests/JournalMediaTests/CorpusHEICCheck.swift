@@ -23,27 +23,27 @@ import Testing
         for url in files.sorted(by: { $0.path < $1.path }) {
             let name = String(url.path.dropFirst(root.path.count + 1))
             let bytes = Array(try Data(contentsOf: url))
-            do {
-                let (fastTime, fast) = try Self.bestOf(3) { try Self.decode(bytes, fastPath: true) }
-                let (vipsTime, vips) = try Self.bestOf(3) { try Self.decode(bytes, fastPath: false) }
+            for box in [1600, 300] { do {
+                let (fastTime, fast) = try Self.bestOf(3) { try Self.decode(bytes, box: box, fastPath: true) }
+                let (vipsTime, vips) = try Self.bestOf(3) { try Self.decode(bytes, box: box, fastPath: false) }
                 var difference = "sizes differ: \(vips.image.width)×\(vips.image.height)"
                 if fast.image.width == vips.image.width, fast.image.height == vips.image.height {
                     difference = try HEIFHEVCTests.meanAbsoluteDifference(fast.image, vips.image)
                         .map { String(format: "%.2f", $0) }.joined(separator: " ")
                 }
-                print(String(format: "CORPUS-HEIC %@ | %@ | %d×%d | MAD %@ | new %.0f ms, libvips %.0f ms", name,
-                             fast.route == .heifHEVC ? "hevc" : "fallback", fast.image.width, fast.image.height,
+                print(String(format: "CORPUS-HEIC %@ | box %d | %@ | %d×%d | MAD %@ | new %.0f ms, libvips %.0f ms", name,
+                             box, fast.route == .heifHEVC ? "hevc" : "fallback", fast.image.width, fast.image.height,
                              difference, fastTime * 1000, vipsTime * 1000))
             } catch {
-                print("CORPUS-HEIC \(name) | error: \(error)")
-            }
+                print("CORPUS-HEIC \(name) | box \(box) | error: \(error)")
+            } }
         }
     }
 
-    static func decode(_ bytes: [UInt8], fastPath: Bool) throws -> DecodedImage {
+    static func decode(_ bytes: [UInt8], box: Int, fastPath: Bool) throws -> DecodedImage {
         try bytes.withUnsafeBytes { buffer in
             let header = try ImageHeaderReader.read(buffer, format: .heic)
-            return try ImageDecoder.decode(buffer, header: header, width: 1600, height: 1600, allowUpscale: false,
+            return try ImageDecoder.decode(buffer, header: header, width: box, height: box, allowUpscale: false,
                                            heifFastPath: fastPath)
         }
     }

@@ -42,6 +42,7 @@ import Testing
         ("heif/rotated-mirrored.heic", 4096), ("heif/rotated-mirrored.heic", 250),
         ("heif/nclx-bt709-limited.heic", 4096), ("heif/nclx-bt709-limited.heic", 300),
         ("heif/vui-bt709-limited.heic", 4096),
+        ("heif/thumbnail.heic", 4096), ("heif/thumbnail.heic", 100),
     ]
 
     @Test(arguments: matching)
@@ -54,8 +55,13 @@ import Testing
         // The size libvips gives the display size fitted to the box.
         #expect(fast.width == reference.width && fast.height == reference.height)
         #expect(fast.bands == 3 && reference.bands == 3)
-        let expected = HEIFHEVCDecoder.fitted(width: decoded.header.displayWidth, height: decoded.header.displayHeight,
-                                              boxWidth: box, boxHeight: box)
+        // The header's display size fitted to the box, or the embedded thumbnail's when libvips
+        // (and the fast path) decode that instead.
+        let parsed = HEIFImageItems.primaryAndThumbnail(in: MemoryBytes(bytes: bytes))
+        let items = try #require(parsed)
+        #expect(items.primary.displaySize == (decoded.header.displayWidth, decoded.header.displayHeight))
+        let source = HEIFHEVCDecoder.chooseItem(items, boxWidth: box, boxHeight: box).displaySize
+        let expected = HEIFHEVCDecoder.fitted(width: source.width, height: source.height, boxWidth: box, boxHeight: box)
         #expect(fast.width == expected.width && fast.height == expected.height)
         guard fast.width == reference.width, fast.height == reference.height else { return }
         let difference = try Self.meanAbsoluteDifference(fast, reference)
@@ -105,6 +111,18 @@ import Testing
         // Unconverted, the two differ visibly (P3 red is more saturated than sRGB red).
         let unconverted = try Self.meanAbsoluteDifference(decoded.fast.image, decoded.reference.image)
         #expect(unconverted.contains { $0 > Self.tolerance }, "\(unconverted)")
+    }
+
+    /// Like libvips' thumbnail, the embedded thumbnail is decoded when it is larger than the box.
+    @Test func embeddedThumbnailServesSmallBoxes() throws {
+        let bytes = Array(try Data(contentsOf: TestSupport.sample("heif/thumbnail.heic")))
+        let parsed = HEIFImageItems.primaryAndThumbnail(in: MemoryBytes(bytes: bytes))
+        let items = try #require(parsed)
+        let thumbnail = try #require(items.thumbnail)
+        #expect(items.primary.width == 600 && thumbnail.width == 160)
+        #expect(HEIFHEVCDecoder.chooseItem(items, boxWidth: 100, boxHeight: 100).width == 160)
+        #expect(HEIFHEVCDecoder.chooseItem(items, boxWidth: 160, boxHeight: 160).width == 600)
+        #expect(HEIFHEVCDecoder.chooseItem(items, boxWidth: 1600, boxHeight: 1600).width == 600)
     }
 
     @Test func gridLayoutIsRead() throws {

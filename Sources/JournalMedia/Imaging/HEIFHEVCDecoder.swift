@@ -17,7 +17,9 @@ struct HEIFDecodedRGB {
 /// libheif + libde265 + libvips' resize: the `meta` box is read by `HEIFImageItems`, each
 /// tile decoded by one `HEVCTileDecoder`, grid tiles assembled by `YUVMosaic`, then ONE
 /// swscale pass converts YUV to RGB at the target size (`YUVToRGBResampler`), and the
-/// transforms are applied to the small result (`RGBRotation`, `RGBMirror`).
+/// transforms are applied to the small result (`RGBRotation`, `RGBMirror`). Like libvips'
+/// thumbnail, an embedded thumbnail item (`thmb`) is decoded instead of the primary image
+/// when it is larger than the box.
 ///
 /// Colour follows libheif 1.15, the reference: YUV matrix and range from the `colr` nclx box;
 /// without one, from the HEVC stream's VUI as libavcodec reports it (matrix unspecified →
@@ -32,13 +34,16 @@ enum HEIFHEVCDecoder {
     /// Decodes `bytes` to fit inside `boxWidth`×`boxHeight` (display orientation, never
     /// enlarged). `expectedSize`, the display size libvips' header reported, must match the
     /// file's own, so the pixel limit checked on the header holds here too.
+    /// `maximumPixels` bounds the decoded image (the grid or item before transforms).
     static func decode(_ bytes: UnsafeRawBufferPointer, boxWidth: Int, boxHeight: Int,
-                       expectedSize: (width: Int, height: Int)? = nil) -> HEIFDecodedRGB? {
-        guard let coded = HEIFImageItems.primary(in: BorrowedBytes(bytes: bytes)) else { return nil }
-        let display = coded.displaySize
-        if let expectedSize, expectedSize != display { return nil }
-        guard boxWidth > 0, boxHeight > 0, coded.width.multipliedReportingOverflow(by: coded.height).partialValue <= 1 << 30
+                       expectedSize: (width: Int, height: Int)? = nil,
+                       maximumPixels: Int = Defaults.maxPixels) -> HEIFDecodedRGB? {
+        guard boxWidth > 0, boxHeight > 0, let items = HEIFImageItems.primaryAndThumbnail(in: BorrowedBytes(bytes: bytes))
         else { return nil }
+        if let expectedSize, expectedSize != items.primary.displaySize { return nil }
+        let coded = chooseItem(items, boxWidth: boxWidth, boxHeight: boxHeight)
+        let display = coded.displaySize
+        guard coded.width.multipliedReportingOverflow(by: coded.height).partialValue <= maximumPixels else { return nil }
 
         var colourSpace = builtInProfile(coded.nclx)
         if coded.iccProfile != nil { colourSpace = .some(nil) }
@@ -78,6 +83,16 @@ enum HEIFHEVCDecoder {
         } catch {
             return nil
         }
+    }
+
+    /// The embedded thumbnail when it is still larger than the box (so it only shrinks), as
+    /// libvips' thumbnail chooses it; otherwise the primary image.
+    static func chooseItem(_ items: (primary: HEIFCodedImage, thumbnail: HEIFCodedImage?), boxWidth: Int,
+                           boxHeight: Int) -> HEIFCodedImage {
+        guard let thumbnail = items.thumbnail else { return items.primary }
+        let size = thumbnail.displaySize
+        let shrink = max(Double(size.width) / Double(boxWidth), Double(size.height) / Double(boxHeight))
+        return shrink > 1 ? thumbnail : items.primary
     }
 
     /// The decoded primary image as planes of the image's size (before transforms): the one

@@ -61,8 +61,24 @@ enum HEIFImageItems {
     /// The primary image of the HEIF file in `source`, or nil when the fast path cannot take it.
     /// `maximumCodedBytes` bounds the tile bytes copied out of the file.
     static func primary(in source: some ByteSource, maximumCodedBytes: Int = 256 * 1024 * 1024) -> HEIFCodedImage? {
-        guard let meta = HEIFMeta(source), let primary = meta.primaryItem, let item = meta.item(primary) else { return nil }
-        // Alpha planes are auxiliary images (`auxl`) of the primary with an alpha URN.
+        guard let meta = HEIFMeta(source), let primary = meta.primaryItem else { return nil }
+        return image(primary, in: meta, maximumCodedBytes: maximumCodedBytes)
+    }
+
+    /// The primary image and its first thumbnail (an item with a `thmb` reference to the
+    /// primary) that the fast path can decode. Nil when the primary itself cannot be taken.
+    static func primaryAndThumbnail(in source: some ByteSource, maximumCodedBytes: Int = 256 * 1024 * 1024)
+        -> (primary: HEIFCodedImage, thumbnail: HEIFCodedImage?)? {
+        guard let meta = HEIFMeta(source), let primary = meta.primaryItem,
+              let image = image(primary, in: meta, maximumCodedBytes: maximumCodedBytes) else { return nil }
+        let thumbnail = meta.references.first { $0.type == "thmb" && $0.to.contains(primary) }
+            .flatMap { Self.image($0.from, in: meta, maximumCodedBytes: maximumCodedBytes) }
+        return (image, thumbnail)
+    }
+
+    private static func image<Source: ByteSource>(_ primary: Int, in meta: HEIFMeta<Source>, maximumCodedBytes: Int) -> HEIFCodedImage? {
+        guard let item = meta.item(primary) else { return nil }
+        // Alpha planes are auxiliary images (`auxl`) of the image with an alpha URN.
         for reference in meta.references where reference.type == "auxl" && reference.to.contains(primary) {
             let urn = meta.properties(of: reference.from).first { $0.box.type == "auxC" }.flatMap { auxiliaryType($0.box, meta.source) }
             if urn == nil || urn?.contains("alpha") == true || urn == "urn:mpeg:hevc:2015:auxid:1" { return nil }

@@ -24,6 +24,8 @@ struct HEIFMeta<Source: ByteSource> {
         var constructionMethod = 0
         var baseOffset = 0
         var extents: [(offset: Int, length: Int)] = []
+        /// Data reference index 0: the bytes are in this file (not in another one `dref` names).
+        var inThisFile = true
     }
 
     /// An `infe` entry (versions 2 and 3).
@@ -101,7 +103,7 @@ struct HEIFMeta<Source: ByteSource> {
     /// concatenated; nil when any extent lies outside the file (or `idat`), the method is
     /// another, or the total would exceed `limit`.
     func bytes(of item: Int, limit: Int) -> [UInt8]? {
-        guard let location = locations[item] else { return nil }
+        guard let location = locations[item], location.inThisFile else { return nil }
         var origin = location.baseOffset
         var end = source.size
         if location.constructionMethod == 1 {
@@ -202,8 +204,9 @@ struct HEIFMeta<Source: ByteSource> {
                 guard let method = number(2) else { break }
                 location.constructionMethod = method & 0x0F
             }
-            guard number(2) != nil, let base = number(baseOffsetSize), let extentCount = number(2) else { break }
+            guard let dataReference = number(2), let base = number(baseOffsetSize), let extentCount = number(2) else { break }
             location.baseOffset = base
+            location.inThisFile = dataReference == 0
             for _ in 0..<extentCount {
                 guard number(indexSize) != nil, let offset = number(offsetSize), let length = number(lengthSize)
                 else { return locations }

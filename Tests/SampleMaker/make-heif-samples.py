@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Makes the HEIF samples the HEVC fast-path tests use (run from the package root).
+"""Makes Samples/heif/, the HEIF samples the HEVC fast-path tests use (run from the package
+root: python3 Tests/SampleMaker/make-heif-samples.py).
 
 The HEVC pictures are encoded by real encoders (libheif's heif-enc with x265, libvips'
 heifsave); this script only re-wraps their coded pictures in HEIF containers that those
@@ -14,6 +15,7 @@ encoders cannot write themselves:
                          limited range (libheif 1.15 then converts as BT.601 full range)
   nclx-p3.heic           the photo converted to Display P3 by libvips, x265-coded (BT.601 full
                          range), colr nclx primaries 12 (P3), transfer 13 (sRGB)
+  thumbnail.heic         heif-enc with a 160 px thumbnail item (thmb reference)
   alpha.heic             vips heifsave of Samples/alpha-disc.png (alpha auxiliary image)
   10bit.heic             vips heifsave --bitdepth 10
 
@@ -218,6 +220,8 @@ def main():
     open(f"{OUT}/nclx-p3.heic", "wb").write(
         heif([(1, "hvc1", False, coded, False)], 1, [box("hvcC", hvcc), ispe(width, height), nclx], {1: [1, 2, 3]}))
 
+    subprocess.run(["heif-enc", "-q", "50", "-t", "160", source, "-o", f"{OUT}/thumbnail.heic"], check=True,
+                   stdout=subprocess.DEVNULL)
     subprocess.run(["vips", "heifsave", "Samples/alpha-disc.png", f"{OUT}/alpha.heic"], check=True)
     small = os.path.join(tmp, "small.png")
     subprocess.run(["vips", "resize", source, small, "0.4"], check=True)
