@@ -43,6 +43,7 @@ import Testing
         ("heif/nclx-bt709-limited.heic", 4096), ("heif/nclx-bt709-limited.heic", 300),
         ("heif/vui-bt709-limited.heic", 4096),
         ("heif/thumbnail.heic", 4096), ("heif/thumbnail.heic", 100),
+        ("heif/clap-rotated.heic", 4096), ("heif/clap-rotated.heic", 200),
     ]
 
     @Test(arguments: matching)
@@ -123,6 +124,14 @@ import Testing
         #expect(HEIFHEVCDecoder.chooseItem(items, boxWidth: 100, boxHeight: 100).width == 160)
         #expect(HEIFHEVCDecoder.chooseItem(items, boxWidth: 160, boxHeight: 160).width == 600)
         #expect(HEIFHEVCDecoder.chooseItem(items, boxWidth: 1600, boxHeight: 1600).width == 600)
+    }
+
+    @Test func cleanApertureIsCroppedBeforeTheRotation() throws {
+        let bytes = Array(try Data(contentsOf: TestSupport.sample("heif/clap-rotated.heic")))
+        let parsed = HEIFImageItems.primary(in: MemoryBytes(bytes: bytes))
+        let coded = try #require(parsed)
+        #expect(coded.transforms == [.crop(left: 30, top: 60, width: 500, height: 300), .rotate(quarterTurns: 3)])
+        #expect(coded.displaySize == (300, 500))
     }
 
     @Test func gridLayoutIsRead() throws {

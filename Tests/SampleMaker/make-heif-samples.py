@@ -15,6 +15,8 @@ encoders cannot write themselves:
                          limited range (libheif 1.15 then converts as BT.601 full range)
   nclx-p3.heic           the photo converted to Display P3 by libvips, x265-coded (BT.601 full
                          range), colr nclx primaries 12 (P3), transfer 13 (sRGB)
+  clap-rotated.heic      the same item with clap (500x300, centre moved 20 px left and 10 px
+                         down: origin 30,60) then irot 270 degrees anticlockwise
   thumbnail.heic         heif-enc with a 160 px thumbnail item (thmb reference)
   alpha.heic             vips heifsave of Samples/alpha-disc.png (alpha auxiliary image)
   10bit.heic             vips heifsave --bitdepth 10
@@ -202,6 +204,11 @@ def main():
     nclx = box("colr", b"nclx" + struct.pack(">HHHB", 1, 13, 6, 0x80))  # sRGB, BT.601 matrix, full range
     properties = [box("hvcC", hvcc), ispe(width, height), nclx, box("irot", b"\x01"), box("imir", b"\x01")]
     open(f"{OUT}/rotated-mirrored.heic", "wb").write(
+        heif([(1, "hvc1", False, coded, False)], 1, properties, {1: [1, 2, 3, 4, 5]}))
+
+    clap = box("clap", struct.pack(">IIIIiIiI", 500, 1, 300, 1, -20, 1, 10, 1))
+    properties = [box("hvcC", hvcc), ispe(width, height), nclx, clap, box("irot", b"\x03")]
+    open(f"{OUT}/clap-rotated.heic", "wb").write(
         heif([(1, "hvc1", False, coded, False)], 1, properties, {1: [1, 2, 3, 4, 5]}))
 
     # Limited-range BT.709, with and without a colr box; Display P3 primaries.
