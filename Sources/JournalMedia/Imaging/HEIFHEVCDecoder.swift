@@ -27,9 +27,11 @@ struct HEIFDecodedRGB {
 ///
 /// Runs on the calling thread for `ImageDecoder` on every HEIC; costs about 260 ms for a
 /// 12 MP photo on one core (HEVC decode ~200 ms, convert + lanczos ~60 ms), against ~520 ms
-/// through libvips' heifload. Returns nil, having cost at most a `meta` walk, for anything
-/// it does not handle (see `HEIFImageItems.primary`), or after any decode error; the caller
-/// then falls back to libvips.
+/// through libvips' heifload. Returns nil for anything it does not handle, and the caller
+/// falls back to libvips: what the `meta` box rules out (see `HEIFImageItems.primary`:
+/// alpha, > 8 bits, PQ/HLG nclx, non-HEVC, unknown essential properties) costs only the
+/// `meta` walk; what only the stream reveals (a PQ/HLG VUI, a pixel format other than 8-bit
+/// planar) or a decode error is found after decoding the first or failing tile.
 enum HEIFHEVCDecoder {
     /// Decodes `bytes` to fit inside `boxWidth`×`boxHeight` (display orientation, never
     /// enlarged). `expectedSize`, the display size libvips' header reported, must match the
