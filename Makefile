@@ -3,8 +3,8 @@ SWIFT        ?= swift
 OUT          ?= out
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev libexif-dev libssl-dev
-# Peers and sample tools used only by benchmarks and the conformance run.
-BENCH_APT_PACKAGES := libvips-tools python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
+# Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
+BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
 .PHONY: deps build release run test bench bench-deps conformance clean
 

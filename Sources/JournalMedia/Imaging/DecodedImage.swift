@@ -11,10 +11,16 @@ final class DecodedImage {
     let image: VipsImageHandle
     /// The source has an alpha channel with at least one pixel below fully opaque.
     let hasRealTransparency: Bool
+    /// Which decoder produced the pixels.
+    let route: Route
 
-    init(image: VipsImageHandle, hasRealTransparency: Bool) {
+    /// libvips' loaders (the default and the fallback), or the in-process HEIC path.
+    enum Route: Equatable { case libvips, heifHEVC }
+
+    init(image: VipsImageHandle, hasRealTransparency: Bool, route: Route = .libvips) {
         self.image = image
         self.hasRealTransparency = hasRealTransparency
+        self.route = route
     }
 }
 
@@ -29,22 +35,30 @@ enum ImageDecoder {
     ///   asked for; raster sources are never enlarged.
     /// An embedded profile that lcms cannot use (malformed, or for another colour space)
     /// does not lose the image: it is decoded again without colour management.
+    /// - Parameter heifFastPath: HEICs go through `HEIFHEVCDecoder` first (false only for
+    ///   tests that compare it with libvips).
     static func decode(
-        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool
+        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
+        heifFastPath: Bool = true
     ) throws(VipsError) -> DecodedImage {
         do {
             return try decode(bytes, header: header, width: width, height: height,
-                              allowUpscale: allowUpscale, colourManaged: true)
+                              allowUpscale: allowUpscale, colourManaged: true, heifFastPath: heifFastPath)
         } catch where error.message.contains("profile") {
             return try decode(bytes, header: header, width: width, height: height,
-                              allowUpscale: allowUpscale, colourManaged: false)
+                              allowUpscale: allowUpscale, colourManaged: false, heifFastPath: heifFastPath)
         }
     }
 
     private static func decode(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
-        colourManaged: Bool
+        colourManaged: Bool, heifFastPath: Bool
     ) throws(VipsError) -> DecodedImage {
+        if header.format == .heic, !allowUpscale, heifFastPath,
+           let fast = HEIFHEVCDecoder.decode(bytes, boxWidth: max(1, width), boxHeight: max(1, height),
+                                             expectedSize: (header.displayWidth, header.displayHeight)) {
+            return try decodedHEIC(fast, colourManaged: colourManaged)
+        }
         let thumbnail: VipsOperationCall
         if header.format == .jpeg, !allowUpscale,
            let shrink = jpegShrink(header, width: width, height: height), shrink > 1 {
@@ -106,6 +120,35 @@ enum ImageDecoder {
             }
         }
         return DecodedImage(image: memory, hasRealTransparency: transparent)
+    }
+
+    /// A HEIC decoded by `HEIFHEVCDecoder` (already fitted and upright) as a libvips image:
+    /// converted to sRGB from its ICC profile (relative intent, as libvips' thumbnail does) or
+    /// from libvips' built-in Display P3 profile, then held in memory with no metadata fields.
+    private static func decodedHEIC(_ fast: HEIFDecodedRGB, colourManaged: Bool) throws(VipsError) -> DecodedImage {
+        var image = try VipsImageHandle.copyingPackedRGB(fast.rgb, width: fast.width, height: fast.height)
+        if colourManaged, fast.iccProfile != nil || fast.builtInProfile != nil {
+            let transform = try VipsOperationCall("icc_transform")
+            if let profile = fast.iccProfile {
+                profile.withUnsafeBytes { bytes in
+                    vips_image_set_blob_copy(image.pointer, VIPS_META_ICC_NAME, bytes.baseAddress, bytes.count)
+                }
+                try transform.set("embedded", .bool(true))
+                try transform.set("input_profile", .string("srgb"))
+            } else if let name = fast.builtInProfile {
+                try transform.set("input_profile", .string(name))
+            }
+            try transform.set("in", .image(image))
+            try transform.set("output_profile", .string("srgb"))
+            try transform.set("intent", .nick("relative"))
+            try transform.build()
+            image = try eightBitDisplayColour(try transform.outputImage())
+        }
+        let memory = try image.materialised()
+        for field in memory.fieldNames where !coreFields.contains(field) {
+            memory.removeField(field)
+        }
+        return DecodedImage(image: memory, hasRealTransparency: false, route: .heifHEVC)
     }
 
     /// The largest libjpeg scale denominator (1, 2, 4 or 8) whose output, ⌈stored / n⌉ on

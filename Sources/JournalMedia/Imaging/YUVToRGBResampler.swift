@@ -1,0 +1,47 @@
+import CFFmpeg
+
+/// Converts 8-bit planar YUV to packed RGB24 and resamples it to the target size in one
+/// swscale pass (lanczos, accurate rounding, full chroma interpolation), with the YUV matrix
+/// and range the HEIF file signals.
+///
+/// Runs once per HEIC on the fast path; costs about 60 ms for 4032×3024 → 1600×1200 on one
+/// core, plus one output buffer.
+enum YUVToRGBResampler {
+    /// The swscale coefficient table for an H.273 matrix code, nil for matrices it cannot
+    /// express (identity/GBR, YCgCo, chroma-derived, ICtCp).
+    static func swscaleMatrix(_ code: Int) -> Int32? {
+        switch code {
+        case 1: SWS_CS_ITU709
+        case 2, 5, 6: SWS_CS_ITU601   // 2 is "unspecified": libheif takes BT.601 then.
+        case 4: SWS_CS_FCC
+        case 7: SWS_CS_SMPTE240M
+        case 9, 10: SWS_CS_BT2020
+        default: nil
+        }
+    }
+
+    static func resample(_ planes: YUVPlanes, width: Int, height: Int, matrix: Int32, fullRange: Bool) throws(LibavFailure) -> [UInt8] {
+        guard planes.width > 0, planes.height > 0, width > 0, height > 0 else { throw LibavFailure("empty image") }
+        let flags = SWS_LANCZOS | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
+        guard let scaler = sws_getContext(Int32(planes.width), Int32(planes.height), planes.format,
+                                          Int32(width), Int32(height), AV_PIX_FMT_RGB24, flags, nil, nil, nil) else {
+            throw LibavFailure("no swscale conversion for this pixel format")
+        }
+        defer { sws_freeContext(scaler) }
+        let coefficients = sws_getCoefficients(matrix)
+        _ = sws_setColorspaceDetails(scaler, coefficients, fullRange ? 1 : 0, coefficients, 1, 0, 1 << 16, 1 << 16)
+        let output = try LibavFrame()
+        output.pointer.pointee.width = Int32(width)
+        output.pointer.pointee.height = Int32(height)
+        output.pointer.pointee.format = AV_PIX_FMT_RGB24.rawValue
+        let allocated = av_frame_get_buffer(output.pointer, 32)
+        guard allocated >= 0 else { throw LibavFailure("output frame", code: allocated) }
+        let target = output.planes
+        let targetData = target.data.map { UnsafeMutablePointer(mutating: $0) }
+        let rows = withExtendedLifetime(planes.owner) {
+            sws_scale(scaler, planes.data, planes.strides, 0, Int32(planes.height), targetData, target.strides)
+        }
+        guard rows == Int32(height) else { throw LibavFailure("swscale converted \(rows) of \(height) rows") }
+        return try output.packedRGB()
+    }
+}

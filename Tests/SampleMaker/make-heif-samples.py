@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Makes Samples/heif/, the HEIF samples the HEVC fast-path tests use (run from the package
+root: python3 Tests/SampleMaker/make-heif-samples.py).
+
+The HEVC pictures are encoded by real encoders (libheif's heif-enc with x265, libvips'
+heifsave); this script only re-wraps their coded pictures in HEIF containers that those
+encoders cannot write themselves:
+
+  grid-3x2.heic          a 3x2 grid of 256x256 hvc1 tiles cropped to 600x400 (the layout
+                         iPhones use, with 512x512 tiles), tiles from heif-enc
+  rotated-mirrored.heic  one hvc1 item with irot (90 degrees anticlockwise) then imir (axis 1)
+  nclx-bt709-limited.heic  x265 (through ffmpeg) with BT.709 matrix, limited range, and a
+                         colr nclx box saying so
+  vui-bt709-limited.heic the same picture with no colr box: only the HEVC VUI says BT.709
+                         limited range (libheif 1.15 then converts as BT.601 full range)
+  nclx-p3.heic           the photo converted to Display P3 by libvips, x265-coded (BT.601 full
+                         range), colr nclx primaries 12 (P3), transfer 13 (sRGB)
+  clap-rotated.heic      the same item with clap (500x300, centre moved 20 px left and 10 px
+                         down: origin 30,60) then irot 270 degrees anticlockwise
+  thumbnail.heic         heif-enc with a 160 px thumbnail item (thmb reference)
+  alpha.heic             vips heifsave of Samples/alpha-disc.png (alpha auxiliary image)
+  10bit.heic             vips heifsave --bitdepth 10
+
+Needs: vips, heif-enc, ffmpeg with libx265 (apt: libvips-tools, libheif-examples, ffmpeg).
+"""
+import os, struct, subprocess, tempfile
+
+OUT = "Samples/heif"
+
+
+def boxes(data, start=0, end=None):
+    end = len(data) if end is None else end
+    while start + 8 <= end:
+        size, kind = struct.unpack(">I4s", data[start:start + 8])
+        header = 8
+        if size == 1:
+            size = struct.unpack(">Q", data[start + 8:start + 16])[0]
+            header = 16
+        elif size == 0:
+            size = end - start
+        yield kind.decode("latin1"), start + header, start + size
+        start += size
+
+
+def child(data, parent, kind, full=False):
+    start = parent[0] + (4 if full else 0)
+    for k, s, e in boxes(data, start, parent[1]):
+        if k == kind:
+            return s, e
+    raise KeyError(kind)
+
+
+def coded_picture(path):
+    """(hvcC payload, colr box bytes, coded bytes) of the primary item of a one-image HEIC."""
+    data = open(path, "rb").read()
+    meta = child(data, (0, len(data)), "meta")
+    ipco = child(data, child(data, meta, "iprp", full=True), "ipco")
+    hvcc = colr = None
+    for k, s, e in boxes(data, *ipco):
+        if k == "hvcC":
+            hvcc = data[s:e]
+        if k == "colr" and data[s:s + 4] == b"nclx":
+            colr = data[s - 8:e]
+    iloc = child(data, meta, "iloc", full=True)
+    s = iloc[0]
+    version = data[s]
+    sizes = data[s + 4], data[s + 5]
+    off_size, len_size, base_size = sizes[0] >> 4, sizes[0] & 15, sizes[1] >> 4
+    index_size = sizes[1] & 15 if version else 0
+    cur = s + 6
+
+    def num(width):
+        nonlocal cur
+        value = int.from_bytes(data[cur:cur + width], "big") if width else 0
+        cur += width
+        return value
+
+    count = num(2 if version < 2 else 4)
+    pitm = child(data, meta, "pitm", full=True)
+    primary = struct.unpack(">H", data[pitm[0] + 4:pitm[0] + 6])[0]
+    for _ in range(count):
+        item = num(2 if version < 2 else 4)
+        if version:
+            num(2)
+        num(2)
+        base = num(base_size)
+        coded = b""
+        for _ in range(num(2)):
+            num(index_size)
+            offset, length = num(off_size), num(len_size)
+            coded += data[base + offset:base + offset + length]
+        if item == primary:
+            return hvcc, colr, coded
+    raise KeyError("primary item")
+
+
+def x265_picture(png, *colour):
+    """(hvcC payload, coded bytes) of one x265 intra picture made by ffmpeg, read from the MP4
+    ffmpeg writes (its one sample: stsz size at stco offset)."""
+    mp4 = png + ".mp4"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", png, "-frames:v", "1", "-c:v", "libx265",
+                    "-x265-params", "log-level=error:keyint=1", *colour, "-tag:v", "hvc1", mp4], check=True)
+    data = open(mp4, "rb").read()
+
+    def find(kind):
+        at = data.find(kind.encode())
+        size = struct.unpack(">I", data[at - 4:at])[0]
+        return at + 4, at - 4 + size
+
+    s, e = find("hvcC")
+    hvcc = data[s:e]
+    s, _ = find("stsz")
+    sample_size = struct.unpack(">I", data[s + 4:s + 8])[0] or struct.unpack(">I", data[s + 12:s + 16])[0]
+    s, _ = find("stco")
+    offset = struct.unpack(">I", data[s + 8:s + 12])[0]
+    return hvcc, data[offset:offset + sample_size]
+
+
+def box(kind, payload):
+    return struct.pack(">I4s", 8 + len(payload), kind.encode()) + payload
+
+
+def full(kind, version, flags, payload):
+    return box(kind, struct.pack(">I", version << 24 | flags) + payload)
+
+
+def infe(item, kind, hidden=False):
+    return full("infe", 2, 1 if hidden else 0, struct.pack(">HH4s", item, 0, kind.encode()) + b"\0")
+
+
+def heif(items, primary, properties, associations, references=b"", idat=None):
+    """items: [(id, type, hidden, bytes, in_idat)], properties: [box bytes],
+    associations: {id: [1-based property index, ...]}."""
+    ftyp = box("ftyp", b"heic" + struct.pack(">I", 0) + b"mif1heicmiaf")
+    hdlr = full("hdlr", 0, 0, b"\0" * 4 + b"pict" + b"\0" * 12 + b"\0")
+    pitm = full("pitm", 0, 0, struct.pack(">H", primary))
+    iinf = full("iinf", 0, 0, struct.pack(">H", len(items)) + b"".join(infe(i, t, h) for i, t, h, _, _ in items))
+    ipco = box("ipco", b"".join(properties))
+    ipma = full("ipma", 0, 0, struct.pack(">I", len(associations)) + b"".join(
+        struct.pack(">HB", item, len(indices)) + bytes(0x80 | index for index in indices)
+        for item, indices in associations.items()))
+    iprp = box("iprp", ipco + ipma)
+    idat_payload = b"".join(data for _, _, _, data, in_idat in items if in_idat)
+    idat_box = box("idat", idat_payload) if idat_payload else b""
+
+    def build(mdat_start):
+        entries = b""
+        file_offset, idat_offset = mdat_start + 8, 0
+        for item, _, _, data, in_idat in items:
+            offset = idat_offset if in_idat else file_offset
+            entries += struct.pack(">HHHHII", item, 1 if in_idat else 0, 0, 1, offset, len(data))
+            if in_idat:
+                idat_offset += len(data)
+            else:
+                file_offset += len(data)
+        iloc = full("iloc", 1, 0, bytes([0x44, 0x00]) + struct.pack(">H", len(items)) + entries)
+        meta = full("meta", 0, 0, hdlr + pitm + iloc + iinf + references + iprp + idat_box)
+        return ftyp + meta
+
+    head = build(0)
+    head = build(len(head))
+    mdat = box("mdat", b"".join(data for _, _, _, data, in_idat in items if not in_idat))
+    return head + mdat
+
+
+def ispe(width, height):
+    return full("ispe", 0, 0, struct.pack(">II", width, height))
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    tmp = tempfile.mkdtemp()
+    source = os.path.join(tmp, "photo.png")
+    subprocess.run(["vips", "copy", "Samples/photo.heic", source + "[strip]"], check=True)  # 600x400
+
+    # Grid: 3 columns x 2 rows of 256x256 tiles; edge tiles padded by repeating the edge.
+    tile, columns, rows, width, height = 256, 3, 2, 600, 400
+    padded = os.path.join(tmp, "padded.png")
+    subprocess.run(["vips", "embed", source, padded, "0", "0", str(tile * columns), str(tile * rows),
+                    "--extend", "copy"], check=True)
+    tiles = []
+    for r in range(rows):
+        for c in range(columns):
+            png, heic = os.path.join(tmp, f"t{r}{c}.png"), os.path.join(tmp, f"t{r}{c}.heic")
+            subprocess.run(["vips", "crop", padded, png, str(c * tile), str(r * tile), str(tile), str(tile)], check=True)
+            subprocess.run(["heif-enc", "-q", "50", png, "-o", heic], check=True, stdout=subprocess.DEVNULL)
+            tiles.append(coded_picture(heic))
+    hvcc, colr, _ = tiles[0]
+    assert all(t[0] == hvcc for t in tiles), "tiles need one decoder configuration"
+    grid_data = struct.pack(">BBBBHH", 0, 0, rows - 1, columns - 1, width, height)
+    items = [(1, "grid", False, grid_data, True)] + [(2 + i, "hvc1", True, t[2], False) for i, t in enumerate(tiles)]
+    tile_ids = range(2, 2 + len(tiles))
+    references = full("iref", 0, 0, box("dimg", struct.pack(">HH", 1, len(tiles)) + b"".join(struct.pack(">H", i) for i in tile_ids)))
+    # No colr box: libheif then converts with BT.601 full range, which is what heif-enc coded.
+    properties = [box("hvcC", hvcc), ispe(tile, tile), ispe(width, height)]
+    associations = {1: [3]}
+    associations.update({i: [1, 2] for i in tile_ids})
+    open(f"{OUT}/grid-3x2.heic", "wb").write(heif(items, 1, properties, associations, references))
+
+    # One item, turned a quarter anticlockwise then mirrored left-right.
+    single = os.path.join(tmp, "single.heic")
+    subprocess.run(["heif-enc", "-q", "50", source, "-o", single], check=True, stdout=subprocess.DEVNULL)
+    hvcc, colr, coded = coded_picture(single)
+    nclx = box("colr", b"nclx" + struct.pack(">HHHB", 1, 13, 6, 0x80))  # sRGB, BT.601 matrix, full range
+    properties = [box("hvcC", hvcc), ispe(width, height), nclx, box("irot", b"\x01"), box("imir", b"\x01")]
+    open(f"{OUT}/rotated-mirrored.heic", "wb").write(
+        heif([(1, "hvc1", False, coded, False)], 1, properties, {1: [1, 2, 3, 4, 5]}))
+
+    clap = box("clap", struct.pack(">IIIIiIiI", 500, 1, 300, 1, -20, 1, 10, 1))
+    properties = [box("hvcC", hvcc), ispe(width, height), nclx, clap, box("irot", b"\x03")]
+    open(f"{OUT}/clap-rotated.heic", "wb").write(
+        heif([(1, "hvc1", False, coded, False)], 1, properties, {1: [1, 2, 3, 4, 5]}))
+
+    # Limited-range BT.709, with and without a colr box; Display P3 primaries.
+    limited = ["-pix_fmt", "yuv420p", "-color_range", "tv", "-colorspace", "bt709", "-color_primaries", "bt709",
+               "-color_trc", "bt709"]
+    hvcc, coded = x265_picture(source, *limited)
+    nclx = box("colr", b"nclx" + struct.pack(">HHHB", 1, 13, 1, 0x00))
+    open(f"{OUT}/nclx-bt709-limited.heic", "wb").write(
+        heif([(1, "hvc1", False, coded, False)], 1, [box("hvcC", hvcc), ispe(width, height), nclx], {1: [1, 2, 3]}))
+    open(f"{OUT}/vui-bt709-limited.heic", "wb").write(
+        heif([(1, "hvc1", False, coded, False)], 1, [box("hvcC", hvcc), ispe(width, height)], {1: [1, 2]}))
+    p3 = os.path.join(tmp, "p3.png")
+    subprocess.run(["vips", "icc_transform", source, p3, "p3", "--input-profile", "srgb"], check=True)
+    hvcc, coded = x265_picture(p3, "-pix_fmt", "yuvj420p", "-colorspace", "smpte170m")
+    nclx = box("colr", b"nclx" + struct.pack(">HHHB", 12, 13, 6, 0x80))
+    open(f"{OUT}/nclx-p3.heic", "wb").write(
+        heif([(1, "hvc1", False, coded, False)], 1, [box("hvcC", hvcc), ispe(width, height), nclx], {1: [1, 2, 3]}))
+
+    subprocess.run(["heif-enc", "-q", "50", "-t", "160", source, "-o", f"{OUT}/thumbnail.heic"], check=True,
+                   stdout=subprocess.DEVNULL)
+    subprocess.run(["vips", "heifsave", "Samples/alpha-disc.png", f"{OUT}/alpha.heic"], check=True)
+    small = os.path.join(tmp, "small.png")
+    subprocess.run(["vips", "resize", source, small, "0.4"], check=True)
+    subprocess.run(["vips", "heifsave", small, f"{OUT}/10bit.heic", "--bitdepth", "10"], check=True)
+
+
+if __name__ == "__main__":
+    main()
