@@ -7,6 +7,7 @@ import JournalMedia
 @main
 enum Main {
     static func main() async {
+        LibvipsModules.loadOnlyNeeded()
         do {
             var command = try JournalMediaCommand.parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
