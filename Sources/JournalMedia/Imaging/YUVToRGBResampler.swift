@@ -30,12 +30,7 @@ enum YUVToRGBResampler {
         defer { sws_freeContext(scaler) }
         let coefficients = sws_getCoefficients(matrix)
         _ = sws_setColorspaceDetails(scaler, coefficients, fullRange ? 1 : 0, coefficients, 1, 0, 1 << 16, 1 << 16)
-        let output = try LibavFrame()
-        output.pointer.pointee.width = Int32(width)
-        output.pointer.pointee.height = Int32(height)
-        output.pointer.pointee.format = AV_PIX_FMT_RGB24.rawValue
-        let allocated = av_frame_get_buffer(output.pointer, 32)
-        guard allocated >= 0 else { throw LibavFailure("output frame", code: allocated) }
+        let output = try LibavFrame.allocated(width: width, height: height, format: AV_PIX_FMT_RGB24)
         let target = output.planes
         let targetData = target.data.map { UnsafeMutablePointer(mutating: $0) }
         let rows = withExtendedLifetime(planes.owner) {

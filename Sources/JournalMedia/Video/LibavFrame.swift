@@ -10,6 +10,18 @@ final class LibavFrame {
         pointer = frame
     }
 
+    /// A frame with its own pixel buffers of `width` × `height` in `format` (rows 32-byte
+    /// aligned), for swscale to write into.
+    static func allocated(width: Int, height: Int, format: AVPixelFormat) throws(LibavFailure) -> LibavFrame {
+        let frame = try LibavFrame()
+        frame.pointer.pointee.width = Int32(width)
+        frame.pointer.pointee.height = Int32(height)
+        frame.pointer.pointee.format = format.rawValue
+        let status = av_frame_get_buffer(frame.pointer, 32)
+        guard status >= 0 else { throw LibavFailure("output frame", code: status) }
+        return frame
+    }
+
     deinit {
         var freeing: UnsafeMutablePointer<AVFrame>? = pointer
         av_frame_free(&freeing)

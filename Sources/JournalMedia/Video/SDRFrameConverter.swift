@@ -42,12 +42,7 @@ enum SDRFrameConverter {
         _ = sws_setColorspaceDetails(scaler, sws_getCoefficients(matrix),
                                      fullRange ? 1 : 0, sws_getCoefficients(SWS_CS_ITU709), 1, 0, 1 << 16, 1 << 16)
 
-        let output = try LibavFrame()
-        output.pointer.pointee.width = Int32(width)
-        output.pointer.pointee.height = Int32(height)
-        output.pointer.pointee.format = target.rawValue
-        let allocated = av_frame_get_buffer(output.pointer, 32)
-        guard allocated >= 0 else { throw LibavFailure("output frame", code: allocated) }
+        let output = try LibavFrame.allocated(width: width, height: height, format: target)
 
         let input = frame.planes
         let planes = output.planes
