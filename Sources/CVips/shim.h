@@ -2,10 +2,6 @@
 // import; these inline functions expose the few the operation layer needs.
 #ifndef JOURNALMEDIA_CVIPS_SHIM_H
 #define JOURNALMEDIA_CVIPS_SHIM_H
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* dladdr */
-#endif
-#include <dlfcn.h>
 #include <vips/vips.h>
 #include <gmodule.h>
 
@@ -19,11 +15,5 @@ static inline GType jm_gtype_object(void) { return G_TYPE_OBJECT; }
 static inline GType jm_gtype_boxed(void) { return G_TYPE_BOXED; }
 static inline GType jm_gvalue_type(const GValue *value) { return G_VALUE_TYPE(value); }
 
-/* The file libvips was loaded from (its modules folder sits next to it), or NULL. */
-static inline const char *jm_vips_library_path(void) {
-    Dl_info info;
-    if (dladdr((void *)vips_init, &info) && info.dli_fname) return info.dli_fname;
-    return NULL;
-}
 
 #endif

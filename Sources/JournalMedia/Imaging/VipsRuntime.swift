@@ -38,8 +38,13 @@ enum VipsRuntime {
     /// Opens each needed module that `vips_init` did not load (because
     /// `LibvipsModules.loadOnlyNeeded()` kept it from loading any). A no-op otherwise.
     private static func loadNeededModules() {
-        guard let file = jm_vips_library_path() else { return }
-        let libraryFolder = (String(cString: file) as NSString).deletingLastPathComponent
+        // The modules folder sits next to the libvips this process mapped.
+        // /proc files report size 0, so read to the end rather than by size.
+        guard let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile(),
+              let maps = String(data: data, encoding: .utf8),
+              let line = maps.split(separator: "\n").first(where: { $0.contains("/libvips.so") }),
+              let start = line.firstIndex(of: "/") else { return }
+        let libraryFolder = (String(line[start...]) as NSString).deletingLastPathComponent
         let folder = "\(libraryFolder)/vips-modules-\(vips_version(0)).\(vips_version(1))"
         for (module, operation) in neededModules where vips_type_find("VipsOperation", operation) == 0 {
             // GModule runs the module's g_module_check_init, which registers its types; the
