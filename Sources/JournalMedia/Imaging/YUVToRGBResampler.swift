@@ -22,21 +22,12 @@ enum YUVToRGBResampler {
 
     static func resample(_ planes: YUVPlanes, width: Int, height: Int, matrix: Int32, fullRange: Bool) throws(LibavFailure) -> [UInt8] {
         guard planes.width > 0, planes.height > 0, width > 0, height > 0 else { throw LibavFailure("empty image") }
-        let flags = SWS_LANCZOS | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
-        guard let scaler = sws_getContext(Int32(planes.width), Int32(planes.height), planes.format,
-                                          Int32(width), Int32(height), AV_PIX_FMT_RGB24, flags, nil, nil, nil) else {
-            throw LibavFailure("no swscale conversion for this pixel format")
+        let output = try withExtendedLifetime(planes.owner) { () throws(LibavFailure) -> LibavFrame in
+            try SwscalePass.run((planes.data, planes.strides), width: planes.width, height: planes.height,
+                                format: planes.format, to: AV_PIX_FMT_RGB24, outputWidth: width, outputHeight: height,
+                                flags: SWS_LANCZOS | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, matrix: matrix,
+                                fullRange: fullRange)
         }
-        defer { sws_freeContext(scaler) }
-        let coefficients = sws_getCoefficients(matrix)
-        _ = sws_setColorspaceDetails(scaler, coefficients, fullRange ? 1 : 0, coefficients, 1, 0, 1 << 16, 1 << 16)
-        let output = try LibavFrame.allocated(width: width, height: height, format: AV_PIX_FMT_RGB24)
-        let target = output.planes
-        let targetData = target.data.map { UnsafeMutablePointer(mutating: $0) }
-        let rows = withExtendedLifetime(planes.owner) {
-            sws_scale(scaler, planes.data, planes.strides, 0, Int32(planes.height), targetData, target.strides)
-        }
-        guard rows == Int32(height) else { throw LibavFailure("swscale converted \(rows) of \(height) rows") }
         return try output.packedRGB()
     }
 }

@@ -31,25 +31,10 @@ enum SDRFrameConverter {
         let format = AVPixelFormat(rawValue: source.format)
         guard frame.width > 0, frame.height > 0, source.format >= 0 else { throw LibavFailure("decoded frame has no pixels") }
         let flags = target == AV_PIX_FMT_RGB24 ? SWS_BICUBIC : SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT
-        guard let scaler = sws_getContext(Int32(frame.width), Int32(frame.height), format,
-                                          Int32(width), Int32(height), target,
-                                          flags, nil, nil, nil) else {
-            throw LibavFailure("no swscale conversion from pixel format \(pixelFormatName(format))")
-        }
-        defer { sws_freeContext(scaler) }
-
         let fullRange = source.color_range == AVCOL_RANGE_JPEG || isJPEGRange(format)
-        _ = sws_setColorspaceDetails(scaler, sws_getCoefficients(matrix),
-                                     fullRange ? 1 : 0, sws_getCoefficients(SWS_CS_ITU709), 1, 0, 1 << 16, 1 << 16)
-
-        let output = try LibavFrame.allocated(width: width, height: height, format: target)
-
-        let input = frame.planes
-        let planes = output.planes
-        let targetData = planes.data.map { UnsafeMutablePointer(mutating: $0) }
-        let rows = sws_scale(scaler, input.data, input.strides, 0, Int32(frame.height), targetData, planes.strides)
-        guard rows == Int32(height) else { throw LibavFailure("swscale converted \(rows) of \(height) rows") }
-        return output
+        return try SwscalePass.run(frame.planes, width: frame.width, height: frame.height, format: format, to: target,
+                                   outputWidth: width, outputHeight: height, flags: flags, matrix: matrix,
+                                   fullRange: fullRange)
     }
 
     /// swscale's coefficient table index for an `AVColorSpace`.
