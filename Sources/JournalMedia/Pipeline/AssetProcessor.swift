@@ -41,7 +41,8 @@ public struct AssetProcessor: Sendable {
         result.bytes = source.size
         result.modified = source.modified
         var clock = StageClock()
-        if let format = FormatSniffer.sniff(source.bytes.prefix(FormatSniffer.prefixLength)), format.isImage {
+        let format = FormatSniffer.sniff(source.bytes)
+        if let format, format.isImage {
             let metadata = HeaderMetadata.read(MemoryBytes(bytes: source.bytes), format: format, url: source.url,
                                                modified: source.modified)
             result.captureDate = metadata.captureDate
@@ -50,7 +51,7 @@ public struct AssetProcessor: Sendable {
         result.timings.metadata = clock.lap()
         let failure: AssetError? = source.bytes.withUnsafeBytes { bytes in
             do throws(AssetError) {
-                try render(bytes, into: &result, name: name, source: source)
+                try render(bytes, format: format, into: &result, name: name, source: source)
                 return nil
             } catch {
                 return error
@@ -73,10 +74,10 @@ public struct AssetProcessor: Sendable {
         return [.png, .webp, .gif].contains(format) && transparent && max(width, height) <= Defaults.iconMaximumSide
     }
 
-    private func render(_ bytes: UnsafeRawBufferPointer, into result: inout AssetResult, name: String,
-                        source: SourceFile) throws(AssetError) {
+    private func render(_ bytes: UnsafeRawBufferPointer, format: SourceFormat?, into result: inout AssetResult,
+                        name: String, source: SourceFile) throws(AssetError) {
         guard !bytes.isEmpty else { throw AssetError(file: name, stage: .sniff, message: "empty file") }
-        guard let format = FormatSniffer.sniff(bytes) else {
+        guard let format else {
             throw AssetError(file: name, stage: .sniff,
                              message: "unsupported or unrecognised format (not a media file this toolkit reads)")
         }
@@ -95,18 +96,16 @@ public struct AssetProcessor: Sendable {
     private func renderMedia(_ format: SourceFormat, into result: inout AssetResult, name: String,
                              source: SourceFile) throws(AssetError) {
         result.kind = format.isVideo ? .video : .artwork
-        let media: MediaFile
-        do throws(AssetError) { media = try MediaFile(path: source.url.path, name: name) } catch {
-            let metadata = HeaderMetadata.read(MemoryBytes(bytes: []), format: format, url: source.url,
-                                               modified: source.modified)
-            result.captureDate = metadata.captureDate
-            result.contentIdentifier = metadata.contentIdentifier
-            throw error
+        var opened: Result<MediaFile, AssetError>
+        do throws(AssetError) { opened = .success(try MediaFile(path: source.url.path, name: name)) } catch {
+            opened = .failure(error)
         }
+        // The capture date is recorded even when the file cannot be opened (name, mtime).
         let metadata = HeaderMetadata.read(MemoryBytes(bytes: []), format: format, url: source.url,
-                                           modified: source.modified, containerTags: media.containerTags)
+                                           modified: source.modified, containerTags: try? opened.get().containerTags)
         result.captureDate = metadata.captureDate
         result.contentIdentifier = metadata.contentIdentifier
+        let media = try opened.get()
         if format.isAudio {
             let cover = try media.coverArt()
             guard let coverFormat = FormatSniffer.sniff(cover.bytes), coverFormat.isImage else {
