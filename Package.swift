@@ -17,7 +17,7 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]),
         .systemLibrary(
             name: "CFFmpeg", path: "Sources/CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswscale libavfilter",
+            pkgConfig: "libavformat libavcodec libavutil libswscale",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libavfilter-dev"])]),
         .systemLibrary(
             name: "CExif", path: "Sources/CExif", pkgConfig: "libexif",

@@ -1,4 +1,5 @@
-// libavformat, libavcodec, libavfilter, libavutil and libswscale (ffmpeg 5.1 on Debian 12) for Swift.
+// libavformat, libavcodec, libavutil and libswscale (ffmpeg 5.1 on Debian 12) for Swift, plus the
+// libavfilter headers (the library itself is opened at run time, see LibavFilterLibrary.swift).
 #ifndef JOURNALMEDIA_CFFMPEG_SHIM_H
 #define JOURNALMEDIA_CFFMPEG_SHIM_H
 #include <libavformat/avformat.h>
