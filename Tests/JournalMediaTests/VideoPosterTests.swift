@@ -22,6 +22,14 @@ import Testing
         #expect(large.width == 320 && large.height == 180, "never enlarged")
     }
 
+    /// B-frames and open GOPs: the decoder's reordering delay must not push the poster to a
+    /// later keyframe (seconds 1–4 of the clip are upside down).
+    @Test func openGOPClipsPosterIsTheKeyframeAtOrBeforeTheTarget() throws {
+        let poster = try MediaSamples.open("video-open-gop.mp4").posterFrame()
+        #expect(poster.timeSeconds < 0.1, "10 % of 4 s lands on the keyframe at 0 (t = \(poster.timeSeconds))")
+        try expectUprightMarkers(TestImage(poster: poster), tolerance: 35)
+    }
+
     @Test func blackStartClipsPosterIsNotBlack() throws {
         let poster = try MediaSamples.open("video-black-start.mp4").posterFrame()
         #expect(poster.timeSeconds >= 1.0, "the black first second was skipped (t = \(poster.timeSeconds))")

@@ -58,6 +58,19 @@ ff -f lavfi -i "color=c=black:s=320x180:r=30:d=1.5" -loop 1 -framerate 30 -t 1.5
 #   ffprobe -v error -select_streams v:0 -skip_frame nokey -show_entries frame=pts_time -of csv Samples/video-black-start.mp4
 #     → keyframes at 0, 1 (black) and 1.5 (content), 2.5
 
+# 3b. video-open-gop.mp4: H.264 High with B-frames (3, pyramid) and open GOPs, 4 s at 30 fps,
+#    a keyframe every second. Second 0–1 is the scene upright, seconds 1–4 the scene turned
+#    180°, so a poster that lands on any keyframe but the one at 0 (the keyframe at or before
+#    10 % of 4 s) shows the markers in the wrong corners. With reordering delay a decoder holds
+#    the keyframe back; read on with non-key frames skipped it came out as the frame at 2 s.
+ff -loop 1 -framerate 30 -t 1 -i "$work/scene.ppm" -loop 1 -framerate 30 -t 3 -i "$work/scene.ppm" \
+   -filter_complex "[0]format=yuv420p,setsar=1[a];[1]hflip,vflip,format=yuv420p,setsar=1[b];[a][b]concat=n=2:v=1:a=0" \
+   -c:v libx264 -preset medium -profile:v high -pix_fmt yuv420p \
+   -x264-params "no-info=1:open-gop=1:bframes=3:b-pyramid=normal:keyint=30:min-keyint=30:scenecut=0" \
+   -crf 28 -map_metadata -1 "$out/video-open-gop.mp4"
+#   ffprobe -v error -select_streams v -show_entries packet=pts_time,flags -of csv Samples/video-open-gop.mp4 | grep K
+#     → keyframes at 0, 1, 2, 3
+
 # 4. Live Photo pairs in Samples/live/. Each still is a baseline JPEG of the scene with a
 #    hand-built EXIF block (live_exif.py); each video is a short QuickTime MOV.
 #    IMG_0001: matching identifiers (MakerNote 0x0011 of the still == the MOV's
