@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        // glibc's malloc.h, for the command-line tool's allocator settings (AllocatorTuning).
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(
             name: "JournalMedia",
             dependencies: ["CVips", "CFFmpeg", "CExif", "CCrypto"],
@@ -32,7 +34,7 @@ let package = Package(
         .executableTarget(
             name: "journal-media",
             dependencies: [
-                "JournalMedia",
+                "JournalMedia", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),

@@ -7,6 +7,7 @@ import JournalMedia
 @main
 enum Main {
     static func main() async {
+        AllocatorTuning.apply()
         LibvipsModules.loadOnlyNeeded()
         do {
             var command = try JournalMediaCommand.parseAsRoot()
