@@ -3,9 +3,27 @@ import Testing
 @testable import JournalMedia
 
 /// The Live Photo identifier of a still: our Apple MakerNote parser behind libexif's raw
-/// MakerNote entry, on the samples (whose MakerNotes Tests/SampleMaker/live_exif.py wrote
-/// byte by byte; `exiftool -MediaGroupUUID` reads the same identifiers) and on garbage.
+/// MakerNote entry, read the way the pipeline reads it (`HeaderMetadata`, `ExifBlock`), on
+/// the samples (whose MakerNotes Tests/SampleMaker/live_exif.py wrote byte by byte;
+/// `exiftool -MediaGroupUUID` reads the same identifiers) and on garbage.
 @Suite struct AppleMakerNoteTests {
+    /// The identifier the pipeline reads from a whole file (container walk, libexif, MakerNote).
+    static func identifier(ofFile bytes: [UInt8], name: String) -> String? {
+        guard let format = FormatSniffer.sniff(bytes) else { return nil }
+        return HeaderMetadata.read(MemoryBytes(bytes: bytes), format: format,
+                                   url: URL(fileURLWithPath: "/samples/\(name)"), modified: nil).contentIdentifier
+    }
+
+    /// The pipeline's reading of an EXIF APP1 payload ("Exif\0\0" + TIFF).
+    static func exifBlock(segment: [UInt8]) -> ExifBlock? {
+        let header: [UInt8] = Array("Exif".utf8) + [0, 0]
+        return ExifBlock(tiff: segment.starts(with: header) ? Array(segment.dropFirst(header.count)) : segment)
+    }
+
+    static func identifier(exifSegment: [UInt8]) -> String? {
+        exifBlock(segment: exifSegment)?.makerNote().flatMap(AppleMakerNote.parse)?.contentIdentifier
+    }
+
     /// The EXIF APP1 payload ("Exif\0\0" + TIFF) of a JPEG, found by walking its markers.
     static func exifSegment(ofJPEG bytes: [UInt8]) -> [UInt8]? {
         var offset = 2
@@ -22,7 +40,7 @@ import Testing
 
     static func realMakerNote() throws -> [UInt8] {
         let exif = try #require(exifSegment(ofJPEG: MediaSamples.bytes("live/IMG_0001.JPG")))
-        return try #require(LivePhotoIdentifierReader.makerNoteBytes(exif: exif))
+        return try #require(Self.exifBlock(segment: exif)?.makerNote())
     }
 
     @Test func stillsCarryTheIdentifiersExiftoolReads() throws {
@@ -33,10 +51,9 @@ import Testing
         ]
         for (name, identifier) in expected {
             let exif = try #require(Self.exifSegment(ofJPEG: MediaSamples.bytes(name)), "\(name) has EXIF")
-            #expect(LivePhotoIdentifierReader.contentIdentifier(exif: exif) == identifier, "\(name)")
-            // The same through libvips' exif-data field, as the pipeline reads it.
-            let image = try TestImage(contentsOf: TestSupport.sample(name))
-            #expect(LivePhotoIdentifierReader.contentIdentifier(of: image.image) == identifier, "\(name) via libvips")
+            #expect(Self.identifier(exifSegment: exif) == identifier, "\(name)")
+            let bytes = try MediaSamples.bytes(name)
+            #expect(Self.identifier(ofFile: bytes, name: name) == identifier, "\(name) whole file")
         }
     }
 
@@ -48,11 +65,11 @@ import Testing
 
     @Test func imagesWithoutAppleMakerNotesHaveNoIdentifier() throws {
         for name in ["orientation-6-gps-p3.jpg", "photo.heic", "cmyk.jpg"] {
-            let image = try TestImage(contentsOf: TestSupport.sample(name))
-            #expect(LivePhotoIdentifierReader.contentIdentifier(of: image.image) == nil, "\(name)")
+            let bytes = Array(try Data(contentsOf: TestSupport.sample(name)))
+            #expect(Self.identifier(ofFile: bytes, name: name) == nil, "\(name)")
         }
-        #expect(LivePhotoIdentifierReader.contentIdentifier(exif: []) == nil)
-        #expect(LivePhotoIdentifierReader.contentIdentifier(exif: Array("Exif".utf8) + [0, 0]) == nil)
+        #expect(Self.identifier(exifSegment: []) == nil)
+        #expect(Self.identifier(exifSegment: Array("Exif".utf8) + [0, 0]) == nil)
     }
 
     @Test func littleEndianMakerNoteIsReadToo() {
@@ -102,7 +119,7 @@ import Testing
                 }
             }
             let mutatedExif = Self.mutate(exif, &random)
-            if let id = LivePhotoIdentifierReader.contentIdentifier(exif: mutatedExif) {
+            if let id = Self.identifier(exifSegment: mutatedExif) {
                 #expect(id.utf8.allSatisfy { (0x20...0x7E).contains($0) }, "round \(round)")
             }
         }
@@ -111,7 +128,7 @@ import Testing
             let noise = (0..<Int.random(in: 0...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
             _ = AppleMakerNote.parse(noise)
             _ = AppleMakerNote.parse(Array(note.prefix(16)) + noise)
-            _ = LivePhotoIdentifierReader.contentIdentifier(exif: Array("Exif".utf8) + [0, 0, 0x4D, 0x4D, 0, 0x2A] + noise)
+            _ = Self.identifier(exifSegment: Array("Exif".utf8) + [0, 0, 0x4D, 0x4D, 0, 0x2A] + noise)
         }
         #expect(parsedCount > 50, "many mutations keep the structure and are still parsed (\(parsedCount))")
     }

@@ -45,18 +45,6 @@ final class VipsImageHandle {
         return Int(value)
     }
 
-    /// The raw bytes of a blob field such as `exif-data` or `icc-profile-data`.
-    func blobField(_ name: String) -> [UInt8]? {
-        guard hasField(name) else { return nil }
-        var data: UnsafeRawPointer?
-        var length = 0
-        guard vips_image_get_blob(pointer, name, &data, &length) == 0, let data else {
-            _ = VipsRuntime.takeErrorBuffer()
-            return nil
-        }
-        return Array(UnsafeRawBufferPointer(start: data, count: length))
-    }
-
     /// The names of every metadata field on the image.
     var fieldNames: [String] {
         guard let fields = vips_image_get_fields(pointer) else { return [] }
