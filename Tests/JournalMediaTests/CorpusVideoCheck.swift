@@ -8,9 +8,10 @@ import Testing
 ///
 ///     JM_CORPUS=/work/shared/corpus swift test --filter CorpusVideoCheck
 ///
-/// It prints a report (and writes it to $JM_CORPUS_REPORT when set). Disagreements are
-/// reported, not failed on, except crashes and untyped failures, which cannot happen here
-/// without the test process dying.
+/// It prints a report (and writes it to $JM_CORPUS_REPORT when set) and fails when a still's
+/// Live Photo identifier differs from ExifTool's, when a video ffprobe reads disagrees with ours
+/// on rotation, size, codec or duration, or when an audio/video file neither opens nor fails
+/// with a typed error (a crash takes the test process down).
 @Suite struct CorpusVideoCheck {
     static let root = ProcessInfo.processInfo.environment["JM_CORPUS"]
 
@@ -107,6 +108,7 @@ import Testing
             }
         }
         say("ffprobe videos \(probes.count), agreeing on rotation/size/codec/duration: \(agree)")
+        #expect(agree == probes.count, "videos disagreeing with ffprobe: \(probes.count - agree)")
 
         // 3. Live Photo identifiers of stills vs ExifTool's Apple:MediaGroupUUID, read as the
         //    pipeline reads them (HeaderMetadata on the whole file).
@@ -126,6 +128,7 @@ import Testing
             }
         }
         say("stills (JPEG/HEIC/HEIF/MPO) \(stills): ExifTool identifiers \(withTruth), equal \(matched); both none \(readNone)")
+        #expect(matched + readNone == stills, "stills whose identifier differs from ExifTool's: \(stills - matched - readNone)")
 
         if let out = ProcessInfo.processInfo.environment["JM_CORPUS_REPORT"] {
             try lines.joined(separator: "\n").appending("\n").write(toFile: out, atomically: true, encoding: .utf8)
