@@ -53,3 +53,22 @@ extension ImageHeaderReader {
         try data.withUnsafeBytes { bytes throws -> ImageHeader in try read(bytes, format: format) }
     }
 }
+
+/// Embedded profiles lcms cannot use as input (Samples/icc/, Tests/SampleMaker/unusable_icc.py:
+/// a device link and a named-colour profile): the image is not lost, its colours are taken as
+/// they are. On both the libvips path (JPEG) and the HEIC path.
+@Suite struct UnusableProfileTests {
+    @Test(arguments: ["icc/link-profile.jpg", "icc/nmcl-profile.jpg", "icc/link-profile.heic", "icc/nmcl-profile.heic"])
+    func decodesWithoutColourManagement(_ name: String) throws {
+        let result = AssetProcessor(options: ProcessingOptions(renditions: ScaledDecodeTests.smallRenditions))
+            .processBlocking(fileAt: TestSupport.sample(name), displayName: name)
+        #expect(result.error == nil, "\(name): \(result.error.map { "\($0)" } ?? "")")
+        let fallback = try #require(result.renditions.first { $0.role == "fallback" })
+        #expect(fallback.width == 64 && fallback.height == 48)
+        let image = try TestImage(fallback.data)
+        // Blue square top-left, red elsewhere, as stored.
+        let corner = try image.pixel(4, 4), body = try image.pixel(48, 32)
+        for (got, want) in zip(corner, [30.0, 30, 200]) { #expect(abs(got - want) < 12, "\(name) corner \(corner)") }
+        for (got, want) in zip(body, [200.0, 30, 30]) { #expect(abs(got - want) < 12, "\(name) body \(body)") }
+    }
+}

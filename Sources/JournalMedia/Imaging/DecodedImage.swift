@@ -33,32 +33,54 @@ enum ImageDecoder {
     /// Decodes `bytes` so the result fits `width`×`height` (display orientation).
     /// - Parameter allowUpscale: true for vector sources, which are rendered at the size
     ///   asked for; raster sources are never enlarged.
-    /// An embedded profile that lcms cannot use (malformed, or for another colour space)
-    /// does not lose the image: it is decoded again without colour management.
+    /// An embedded profile that lcms cannot use (malformed, a device link or named-colour
+    /// profile, or for another colour space) does not lose the image: its colours are taken
+    /// as they are, without colour management (a HEIC is not decoded twice for that).
     /// - Parameter heifFastPath: HEICs go through `HEIFHEVCDecoder` first (false only for
     ///   tests that compare it with libvips).
     static func decode(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
         heifFastPath: Bool = true
     ) throws(VipsError) -> DecodedImage {
-        do {
-            return try decode(bytes, header: header, width: width, height: height,
-                              allowUpscale: allowUpscale, colourManaged: true, heifFastPath: heifFastPath)
-        } catch where error.message.contains("profile") {
-            return try decode(bytes, header: header, width: width, height: height,
-                              allowUpscale: allowUpscale, colourManaged: false, heifFastPath: heifFastPath)
-        }
-    }
-
-    private static func decode(
-        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
-        colourManaged: Bool, heifFastPath: Bool
-    ) throws(VipsError) -> DecodedImage {
         if header.format == .heic, !allowUpscale, heifFastPath,
            let fast = HEIFHEVCDecoder.decode(bytes, boxWidth: max(1, width), boxHeight: max(1, height),
                                              expectedSize: (header.displayWidth, header.displayHeight)) {
-            return try decodedHEIC(fast, colourManaged: colourManaged)
+            // The HEVC decode is done once; only the colour conversion is retried.
+            return try withoutUnusableProfile { colourManaged throws(VipsError) in
+                try decodedHEIC(fast, colourManaged: colourManaged)
+            }
         }
+        return try withoutUnusableProfile { colourManaged throws(VipsError) in
+            try decodeWithLibvips(bytes, header: header, width: width, height: height,
+                                  allowUpscale: allowUpscale, colourManaged: colourManaged)
+        }
+    }
+
+    /// Runs `attempt` colour-managed and, when the colour transform fails on the embedded
+    /// profile, once more without colour management.
+    private static func withoutUnusableProfile(
+        _ attempt: (_ colourManaged: Bool) throws(VipsError) -> DecodedImage
+    ) throws(VipsError) -> DecodedImage {
+        do {
+            return try attempt(true)
+        } catch where isColourTransformFailure(error) {
+            return try attempt(false)
+        }
+    }
+
+    /// libvips' colour-management errors: its ICC operations report under their class name
+    /// ("VipsIcc: Wrong input color space on transform" for a named-colour profile), profile
+    /// loading and linking name the profile ("Couldn't link the profiles" for a device link).
+    static func isColourTransformFailure(_ error: VipsError) -> Bool {
+        error.message.contains("VipsIcc") || error.message.contains("profile")
+    }
+
+    /// libvips' decode: shrink-on-load (JPEG DCT scaling, see `jpegShrink`), orientation,
+    /// profile conversion when `colourManaged`, 8-bit sRGB, held in memory without metadata.
+    private static func decodeWithLibvips(
+        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
+        colourManaged: Bool
+    ) throws(VipsError) -> DecodedImage {
         let thumbnail: VipsOperationCall
         if header.format == .jpeg, !allowUpscale,
            let shrink = jpegShrink(header, width: width, height: height), shrink > 1 {
