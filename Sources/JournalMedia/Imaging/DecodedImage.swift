@@ -46,33 +46,31 @@ enum ImageDecoder {
            let fast = HEIFHEVCDecoder.decode(bytes, boxWidth: max(1, width), boxHeight: max(1, height),
                                              expectedSize: (header.displayWidth, header.displayHeight)) {
             // The HEVC decode is done once; only the colour conversion is retried.
-            return try withoutUnusableProfile { colourManaged throws(VipsError) in
+            let transforms = fast.iccProfile != nil || fast.builtInProfile != nil
+            return try withoutUnusableProfile(transforms: transforms) { colourManaged throws(VipsError) in
                 try decodedHEIC(fast, colourManaged: colourManaged)
             }
         }
-        return try withoutUnusableProfile { colourManaged throws(VipsError) in
+        let transforms = header.hasProfile || header.colourSpace == .cmyk
+        return try withoutUnusableProfile(transforms: transforms) { colourManaged throws(VipsError) in
             try decodeWithLibvips(bytes, header: header, width: width, height: height,
                                   allowUpscale: allowUpscale, colourManaged: colourManaged)
         }
     }
 
-    /// Runs `attempt` colour-managed and, when the colour transform fails on the embedded
-    /// profile, once more without colour management.
+    /// Runs `attempt` colour-managed and, if that fails while a colour transform was part of
+    /// it (`transforms`), once more without colour management. The decision cannot rest on
+    /// libvips' error text: its error buffer is process-wide, so with several images decoding
+    /// at once a failure's text can be another thread's. A file that is broken for other
+    /// reasons fails twice and reports the second attempt's error.
     private static func withoutUnusableProfile(
-        _ attempt: (_ colourManaged: Bool) throws(VipsError) -> DecodedImage
+        transforms: Bool, _ attempt: (_ colourManaged: Bool) throws(VipsError) -> DecodedImage
     ) throws(VipsError) -> DecodedImage {
         do {
             return try attempt(true)
-        } catch where isColourTransformFailure(error) {
+        } catch where transforms {
             return try attempt(false)
         }
-    }
-
-    /// libvips' colour-management errors: its ICC operations report under their class name
-    /// ("VipsIcc: Wrong input color space on transform" for a named-colour profile), profile
-    /// loading and linking name the profile ("Couldn't link the profiles" for a device link).
-    static func isColourTransformFailure(_ error: VipsError) -> Bool {
-        error.message.contains("VipsIcc") || error.message.contains("profile")
     }
 
     /// libvips' decode: shrink-on-load (JPEG DCT scaling, see `jpegShrink`), orientation,
