@@ -49,7 +49,10 @@ import Testing
         let curve = HDRToneCurve(transfer: .hlg, wideGamut: true, peak: 10)
         func mapped(_ signal: Double) -> UInt8 {
             let v = UInt16(signal * 65_535)
-            let out = [v, v, v].withUnsafeBufferPointer { curve.map($0, width: 1, height: 1, stride: 3) }
+            let out = [v].withUnsafeBufferPointer { plane in
+                let p = HDRToneCurve.Plane(samples: plane, stride: 1)
+                return curve.map(red: p, green: p, blue: p, width: 1, height: 1)
+            }
             #expect(out[0] == out[1] && out[1] == out[2], "grey stays grey")
             return out[0]
         }

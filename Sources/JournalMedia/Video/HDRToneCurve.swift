@@ -40,10 +40,21 @@ struct HDRToneCurve: Sendable {
         self.peak = max(peak, 1.0001)
     }
 
-    /// Maps `height` rows of `width` RGB48 pixels (`stride` UInt16 values between rows) to packed
-    /// RGB24.
-    func map(_ source: UnsafeBufferPointer<UInt16>, width: Int, height: Int, stride: Int) -> [UInt8] {
-        guard width > 0, height > 0, stride >= width * 3, source.count >= stride * (height - 1) + width * 3 else { return [] }
+    /// One plane of 16-bit samples: row `y` starts at `samples[y * stride]`.
+    struct Plane {
+        let samples: UnsafeBufferPointer<UInt16>
+        let stride: Int
+
+        func holds(width: Int, height: Int) -> Bool {
+            stride >= width && samples.count >= stride * (height - 1) + width
+        }
+    }
+
+    /// Maps `height` rows of `width` pixels given as three 16-bit planes (as swscale's `gbrp16le`
+    /// writes them) to packed RGB24.
+    func map(red: Plane, green: Plane, blue: Plane, width: Int, height: Int) -> [UInt8] {
+        guard width > 0, height > 0, red.holds(width: width, height: height), green.holds(width: width, height: height),
+              blue.holds(width: width, height: height) else { return [] }
         let linear: [Float] = switch transfer {
         case .hlg: Self.hlgSceneLinear
         case .pq: Self.pqLinear
@@ -66,12 +77,12 @@ struct HDRToneCurve: Sendable {
                 encode.withUnsafeBufferPointer { enc in
                     out.withUnsafeMutableBufferPointer { target in
                         for y in 0..<height {
-                            var s = y * stride
+                            let sr = y * red.stride, sg = y * green.stride, sb = y * blue.stride
                             var t = y * width * 3
-                            for _ in 0..<width {
-                                var r = lin[Int(source[s] >> 4)]
-                                var g = lin[Int(source[s + 1] >> 4)]
-                                var bl = lin[Int(source[s + 2] >> 4)]
+                            for x in 0..<width {
+                                var r = lin[Int(red.samples[sr + x] >> 4)]
+                                var g = lin[Int(green.samples[sg + x] >> 4)]
+                                var bl = lin[Int(blue.samples[sb + x] >> 4)]
                                 if isHLG {
                                     // Display OOTF on BT.2020 scene luminance (0…1).
                                     let ys = 0.2627 * r + 0.6780 * g + 0.0593 * bl
@@ -92,7 +103,6 @@ struct HDRToneCurve: Sendable {
                                 target[t] = enc[Int(min(max(r, 0), 1) * lastIndex + 0.5)]
                                 target[t + 1] = enc[Int(min(max(g, 0), 1) * lastIndex + 0.5)]
                                 target[t + 2] = enc[Int(min(max(bl, 0), 1) * lastIndex + 0.5)]
-                                s += 3
                                 t += 3
                             }
                         }
