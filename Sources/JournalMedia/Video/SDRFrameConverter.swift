@@ -14,10 +14,13 @@ enum SDRFrameConverter {
         return try scale(frame, width: width, height: height, to: AV_PIX_FMT_RGB24, matrix: matrix).packedRGB()
     }
 
-    /// `frame` resized to `width` × `height` and converted to non-linear 16-bit RGB
-    /// (`rgb48le`, full range) with matrix `matrix` (an `SWS_CS_*` index), for `HDRToneMapper`.
+    /// `frame` resized to `width` × `height` and converted to non-linear 16-bit RGB, planar
+    /// (`gbrp16le`: planes G, B, R; full range), with matrix `matrix` (an `SWS_CS_*` index), for
+    /// `HDRToneMapper`. Planar because swscale writes it ~5× faster than packed `rgb48le`
+    /// (1080p 10-bit to 1600 px: ~4 ms against ~23 ms) with bit-identical values (checked on
+    /// 4:2:0, 4:2:2 and 4:4:4 HLG, 10- and 12-bit PQ, 8-bit BT.2020 and full-range samples).
     static func convert16(_ frame: LibavFrame, width: Int, height: Int, matrix: Int32) throws(LibavFailure) -> LibavFrame {
-        try scale(frame, width: width, height: height, to: AV_PIX_FMT_RGB48LE, matrix: matrix)
+        try scale(frame, width: width, height: height, to: AV_PIX_FMT_GBRP16LE, matrix: matrix)
     }
 
     /// One swscale pass, bicubic, with the frame's range (limited unless signalled full).
