@@ -35,9 +35,7 @@ public struct VideoInfo: Sendable, Equatable {
     /// The Live Photo identifier of a QuickTime movie: the `com.apple.quicktime.content.identifier`
     /// key, when the file carries one.
     public var contentIdentifier: String? {
-        guard let value = containerTags["com.apple.quicktime.content.identifier"]?
-            .trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
-        return value
+        containerTags[HeaderMetadata.contentIdentifierKey].flatMap(HeaderMetadata.identifier)
     }
 
     /// `com.apple.quicktime.still-image-time` in seconds when libavformat exposes it as a
