@@ -18,11 +18,12 @@ final class MediaFile {
     let context: UnsafeMutablePointer<AVFormatContext>
     let deadline: MediaDeadline
 
-    /// libavformat demuxers an upload may be read with: QuickTime/MP4/M4A/3GP, Matroska/WebM,
-    /// AVI, MPEG-TS (camcorder .mts/.m2ts), and the audio formats MP3, AAC (ADTS), FLAC, Ogg,
-    /// WAV and AIFF. Everything else (playlists, concat scripts, image sequences, exotic
-    /// containers) fails at open.
-    static let allowedDemuxers = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,mp3,aac,flac,ogg,wav,aiff"
+    /// libavformat demuxers an upload may be read with: exactly the containers `FormatSniffer`
+    /// admits as video or audio, i.e. QuickTime/MP4/M4A/3GP (one demuxer, which also reads the
+    /// AVIF image sequences libav treats as video), MP3, FLAC and Ogg. Everything else
+    /// (playlists, concat scripts, image sequences, Matroska, AVI, MPEG-TS, WAV, exotic
+    /// containers) fails at open, so an upload reaches no demuxer the pipeline does not use.
+    static let allowedDemuxers = "mov,mp4,m4a,3gp,3g2,mj2,mp3,flac,ogg"
 
     /// Seconds allowed for opening and probing, and for each poster candidate.
     static let timeLimitSeconds = 10.0
