@@ -21,8 +21,8 @@ extension MediaFile {
 ///    frames are discarded, like `ffmpeg -skip_frame nokey`) up to the first keyframe packet,
 ///    then drain the decoder so that frame comes out without waiting for later packets. If
 ///    keyframes-only yields nothing (streams that flag no keyframes, or a flagged packet that
-///    does not decode alone), the same candidate is decoded once more without skipping. A candidate landing on a keyframe an
-///    earlier one already gave is skipped.
+///    does not decode alone), the same candidate is decoded once more without skipping. A
+///    candidate landing on a keyframe an earlier one already gave is skipped.
 /// 3. Convert it to RGB at poster size: swscale with the frame's matrix and range for SDR
 ///    (`SDRFrameConverter`); swscale to 16-bit RGB + a table-driven tone curve for
 ///    HLG/PQ/BT.2020 (`HDRToneMapper`, falling back to swscale if it rejects the frame).
