@@ -14,28 +14,18 @@ import Testing
                                    url: URL(fileURLWithPath: "/samples/\(name)"), modified: nil).contentIdentifier
     }
 
-    /// The pipeline's reading of an EXIF APP1 payload ("Exif\0\0" + TIFF).
+    /// The pipeline's reading of an EXIF payload ("Exif\0\0" + TIFF, or bare TIFF).
     static func exifBlock(segment: [UInt8]) -> ExifBlock? {
-        let header: [UInt8] = Array("Exif".utf8) + [0, 0]
-        return ExifBlock(tiff: segment.starts(with: header) ? Array(segment.dropFirst(header.count)) : segment)
+        MetadataBlocks.tiff(fromExifPayload: segment).flatMap(ExifBlock.init(tiff:))
     }
 
     static func identifier(exifSegment: [UInt8]) -> String? {
         exifBlock(segment: exifSegment)?.makerNote().flatMap(AppleMakerNote.parse)?.contentIdentifier
     }
 
-    /// The EXIF APP1 payload ("Exif\0\0" + TIFF) of a JPEG, found by walking its markers.
+    /// The EXIF block (TIFF) of a JPEG, found the way the pipeline finds it.
     static func exifSegment(ofJPEG bytes: [UInt8]) -> [UInt8]? {
-        var offset = 2
-        while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
-            let marker = bytes[offset + 1]
-            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            let payload = Array(bytes[(offset + 4)..<min(bytes.count, offset + 2 + length)])
-            if marker == 0xE1, payload.starts(with: Array("Exif".utf8) + [0, 0]) { return payload }
-            if marker == 0xDA { return nil }
-            offset += 2 + length
-        }
-        return nil
+        JPEGSegments.blocks(in: MemoryBytes(bytes: bytes)).exif
     }
 
     static func realMakerNote() throws -> [UInt8] {
