@@ -5,6 +5,23 @@ import Testing
 /// `SourceFile` and `ContentDigest`: the digest is SHA-256, images are held whole, movies
 /// are streamed through the digest with only their head kept, and the movie still plays.
 @Suite struct SourceFileTests {
+    /// A FIFO among the inputs is refused at once as "not a regular file" by every opener
+    /// (the whole-file read, the header reader, libavformat's check), instead of an open
+    /// that waits for a writer forever.
+    @Test(.timeLimit(.minutes(1))) func fifosAreRefusedWithoutWaiting() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("jm-fifo-\(UUID().uuidString)").path
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        #expect(throws: AssetError.self) { try SourceFile.read(URL(fileURLWithPath: path)) }
+        #expect(throws: RegularFileError.self) { try FileBytes(path: path) }
+        do {
+            _ = try MediaFile(path: path, name: "fifo")
+            Issue.record("a FIFO was opened as media")
+        } catch {
+            #expect(error.stage == .read && error.message == "not a regular file")
+        }
+    }
+
     @Test func digestIsSHA256() {
         // FIPS 180-2 test vectors.
         #expect(ContentDigest.sha256(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")

@@ -13,7 +13,10 @@ struct RegularFile {
     /// Opens `path`, or gives the reason it cannot be read: the `errno` text, or "not a
     /// regular file" for folders, devices and pipes.
     static func open(_ path: String) -> Result<RegularFile, RegularFileError> {
-        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever;
+        // this way it opens at once and fails the regular-file check below. Reads from
+        // regular files are unaffected by the flag.
+        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return .failure(RegularFileError(message: String(cString: strerror(errno)))) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
