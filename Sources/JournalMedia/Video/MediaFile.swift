@@ -34,15 +34,10 @@ final class MediaFile {
     init(path: String, name: String? = nil) throws(AssetError) {
         LibavRuntime.configure()
         let name = name ?? path
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw AssetError(file: name, stage: .read, message: String(cString: strerror(errno)))
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw AssetError(file: name, stage: .read, message: "not a regular file")
-        }
-        guard access(path, R_OK) == 0 else {
-            throw AssetError(file: name, stage: .read, message: String(cString: strerror(errno)))
+        // The same readable-regular-file check every input gets; libavformat opens it itself.
+        switch RegularFile.open(path) {
+        case .success(let file): close(file.descriptor)
+        case .failure(let error): throw AssetError(file: name, stage: .read, message: error.message)
         }
         let deadline = MediaDeadline(seconds: Self.timeLimitSeconds)
         let (opened, status) = Self.openInput(path: path, deadline: deadline)
@@ -87,11 +82,10 @@ final class MediaFile {
     }
 
     private static func detectedDemuxer(path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 65_536), !head.isEmpty else { return nil }
+        guard let file = try? FileBytes(path: path),
+              let head = file.read(0, min(file.size, FileBytes.headLength)), !head.isEmpty else { return nil }
         // AVProbeData wants AVPROBE_PADDING_SIZE (64) zero bytes after the data.
-        var bytes = [UInt8](head) + [UInt8](repeating: 0, count: 64)
+        var bytes = head + [UInt8](repeating: 0, count: 64)
         return bytes.withUnsafeMutableBufferPointer { buffer -> String? in
             var probe = AVProbeData()
             probe.buf = buffer.baseAddress
