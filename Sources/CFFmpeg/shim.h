@@ -18,5 +18,16 @@
 static inline int jm_averror_eof(void) { return AVERROR_EOF; }
 static inline int jm_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int64_t jm_av_nopts_value(void) { return AV_NOPTS_VALUE; }
+static inline int jm_averror_exit(void) { return AVERROR_EXIT; }
+static inline int jm_averror(int posix_error) { return AVERROR(posix_error); }
+
+// A custom-I/O open may not reach any other resource (MOV external references, nested
+// playlists): every secondary open is refused.
+static inline int jm_refuse_io_open(struct AVFormatContext *s, AVIOContext **pb, const char *url, int flags,
+                                    AVDictionary **options) {
+    (void)s; (void)pb; (void)url; (void)flags; (void)options;
+    return AVERROR(EPERM);
+}
+static inline void jm_refuse_secondary_opens(AVFormatContext *context) { context->io_open = jm_refuse_io_open; }
 
 #endif

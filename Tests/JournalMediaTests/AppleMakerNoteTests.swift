@@ -10,8 +10,8 @@ import Testing
     /// The identifier the pipeline reads from a whole file (container walk, libexif, MakerNote).
     static func identifier(ofFile bytes: [UInt8], name: String) -> String? {
         guard let format = FormatSniffer.sniff(bytes) else { return nil }
-        return HeaderMetadata.read(MemoryBytes(bytes: bytes), format: format,
-                                   url: URL(fileURLWithPath: "/samples/\(name)"), modified: nil).contentIdentifier
+        return HeaderMetadata.read(MemoryBytes(bytes: bytes), format: format, fileName: name,
+                                   modified: nil).contentIdentifier
     }
 
     /// The pipeline's reading of an EXIF payload ("Exif\0\0" + TIFF, or bare TIFF).

@@ -41,7 +41,7 @@ import Testing
         for entry in manifest.assets where entry.error == nil {
             #expect(entry.renditions.count == 2)
             for rendition in entry.renditions {
-                let url = output.appendingPathComponent(rendition.path)
+                let url = output.appendingPathComponent(try #require(rendition.path))
                 let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int
                 #expect(size == rendition.bytes, "\(rendition.path)")
                 let image = try TestImage(contentsOf: url)

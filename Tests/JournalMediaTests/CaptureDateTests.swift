@@ -150,16 +150,14 @@ import Testing
                     bytes[at] = UInt8.random(in: 0...255, using: &generator)
                 }
                 if round % 3 == 0 { bytes.removeLast(Int.random(in: 0..<bytes.count / 2, using: &generator)) }
-                _ = CaptureDateReader.captureDate(of: MemoryBytes(bytes: bytes), format: format,
-                                                  url: URL(fileURLWithPath: "/nonexistent/" + name), modified: nil)
+                _ = HeaderMetadata.read(MemoryBytes(bytes: bytes), format: format, fileName: name, modified: nil)
             }
         }
         // A TIFF structure whose directories point everywhere.
         for _ in 0..<300 {
             var tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8]
             tiff += (0..<200).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            _ = CaptureDateReader.captureDate(of: MemoryBytes(bytes: tiff), format: .tiff,
-                                              url: URL(fileURLWithPath: "/nonexistent/x.tif"), modified: nil)
+            _ = HeaderMetadata.read(MemoryBytes(bytes: tiff), format: .tiff, fileName: "x.tif", modified: nil)
         }
     }
 

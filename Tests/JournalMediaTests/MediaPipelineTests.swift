@@ -24,7 +24,7 @@ import Testing
 
     func image(_ entry: ManifestEntry?, role: String, in output: URL) throws -> TestImage {
         let record = try #require(entry?.renditions.first { $0.role == role }, "no \(role) rendition")
-        return try TestImage(Array(Data(contentsOf: output.appendingPathComponent(record.path))))
+        return try TestImage(Array(Data(contentsOf: output.appendingPathComponent(try #require(record.path)))))
     }
 
     @Test func livePhotosPairByIdentifierThenByNameAndNeverAcrossIdentifiers() async throws {

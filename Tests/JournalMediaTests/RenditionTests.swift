@@ -11,7 +11,7 @@ import Testing
         AssetProcessor(options: options).processBlocking(fileAt: TestSupport.sample(name), displayName: name)
     }
 
-    func rendition(_ result: AssetResult, _ role: String) throws -> EncodedRendition {
+    func rendition(_ result: AssetResult, _ role: String) throws -> Rendition {
         try #require(result.renditions.first { $0.role == role }, "no \(role) rendition")
     }
 

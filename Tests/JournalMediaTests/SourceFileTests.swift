@@ -55,7 +55,7 @@ import Testing
         #expect(source.size == movie.count)
         #expect(source.sha256 == ContentDigest.sha256(movie))
 
-        let result = AssetProcessor().process(source)
+        let result = AssetProcessor().processBlocking(fileAt: url)
         #expect(result.error == nil)
         #expect(result.kind == .video && result.bytes == movie.count && result.sha256 == source.sha256)
         #expect(result.renditions.count == 2)

@@ -4,13 +4,14 @@ import CVips
 /// 8-bit grey), with every metadata field removed, held in memory so that each rendition
 /// resizes from it without decoding again.
 ///
-/// Made by `ImageDecoder.decode`; its cost is the decode with shrink-on-load (JPEG DCT
-/// scaling, WebP/SVG/PDF scale on load, HEIF embedded thumbnails when big enough) plus
-/// one copy into memory (about width × height × bands bytes).
-final class DecodedImage {
+/// Made by `ImageDecoder.decode` (or a source such as a movie's poster or a card); its cost
+/// is the decode with shrink-on-load (JPEG DCT scaling, WebP/SVG/PDF scale on load, HEIF
+/// embedded thumbnails when big enough) plus one copy into memory (about width × height ×
+/// bands bytes). Opaque outside the toolkit: sources hand it to `RenditionStep`.
+public final class DecodedImage {
     let image: VipsImageHandle
     /// The source has an alpha channel with at least one pixel below fully opaque.
-    let hasRealTransparency: Bool
+    public let hasRealTransparency: Bool
     /// Which decoder produced the pixels.
     let route: Route
 

@@ -170,15 +170,3 @@ enum HEIFHEVCDecoder {
         return (max(1, Int((Double(width) / shrink).rounded())), boxHeight)
     }
 }
-
-/// A `ByteSource` over memory the caller keeps alive for the duration of one parse.
-private struct BorrowedBytes: ByteSource {
-    let bytes: UnsafeRawBufferPointer
-
-    var size: Int { bytes.count }
-
-    func read(_ offset: Int, _ count: Int) -> [UInt8]? {
-        guard offset >= 0, count >= 0, offset <= bytes.count - count else { return nil }
-        return Array(bytes[offset..<offset + count])
-    }
-}

@@ -20,7 +20,7 @@ enum RenditionRenderer {
 
     static func render(
         _ decoded: DecodedImage, spec: RenditionSpec, sourceWidth: Int, sourceHeight: Int, allowUpscale: Bool
-    ) throws(VipsError) -> EncodedRendition {
+    ) throws(VipsError) -> Rendition {
         var image = decoded.image
         var target = scaledSize(for: spec, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
                                 allowUpscale: allowUpscale)
@@ -50,7 +50,7 @@ enum RenditionRenderer {
             image = try ImageDecoder.flatten(image)
         }
         let data = try encode(image, format: format, quality: spec.quality)
-        return EncodedRendition(role: spec.role, format: format, width: image.width, height: image.height, data: data)
+        return Rendition(role: spec.role, format: format, width: image.width, height: image.height, data: data)
     }
 
     private static func encode(_ image: VipsImageHandle, format: RenditionFormat, quality: Int) throws(VipsError) -> [UInt8] {

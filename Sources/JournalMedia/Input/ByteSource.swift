@@ -10,6 +10,9 @@ protocol ByteSource {
     var size: Int { get }
     /// `count` bytes at `offset`, or nil when the range is not entirely inside the file.
     func read(_ offset: Int, _ count: Int) -> [UInt8]?
+    /// Copies up to `buffer.count` bytes at `offset` into `buffer` (libav's reads, whole-file
+    /// loads): the bytes copied (0 at the end), or −errno.
+    func copy(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int
 }
 
 extension ByteSource {
@@ -38,7 +41,7 @@ extension ByteSource {
     }
 }
 
-/// Bytes already in memory.
+/// Bytes already in memory (an upload, a cover picture, a file read whole).
 struct MemoryBytes: ByteSource {
     let bytes: [UInt8]
 
@@ -48,35 +51,96 @@ struct MemoryBytes: ByteSource {
         guard offset >= 0, count >= 0, offset <= bytes.count - count else { return nil }
         return Array(bytes[offset..<offset + count])
     }
+
+    func copy(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        guard offset >= 0, offset < bytes.count, let target = buffer.baseAddress else { return 0 }
+        let count = min(buffer.count, bytes.count - offset)
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { target.copyMemory(from: base + offset, byteCount: count) }
+        }
+        return count
+    }
 }
 
-/// A read-only file read on demand. The first `headLength` bytes are read once (where JPEG,
-/// PNG and WebP keep their metadata); other ranges cost one `pread` each.
-final class FileBytes: ByteSource {
+/// A `ByteSource` over memory the caller keeps alive for the duration of one parse.
+struct BorrowedBytes: ByteSource {
+    let bytes: UnsafeRawBufferPointer
+
+    var size: Int { bytes.count }
+
+    func read(_ offset: Int, _ count: Int) -> [UInt8]? {
+        guard offset >= 0, count >= 0, offset <= bytes.count - count else { return nil }
+        return Array(bytes[offset..<offset + count])
+    }
+
+    func copy(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        guard offset >= 0, offset < bytes.count, let target = buffer.baseAddress, let base = bytes.baseAddress else {
+            return 0
+        }
+        let count = min(buffer.count, bytes.count - offset)
+        target.copyMemory(from: base + offset, byteCount: count)
+        return count
+    }
+}
+
+/// A read-only input file, opened once: every later stage (metadata walk, whole-file load,
+/// digest, libav's demuxing) reads through this one descriptor, so a file replaced on disk
+/// mid-run cannot pair one file's digest with another's pixels. The first `headLength`
+/// bytes are cached when asked (where JPEG, PNG and WebP keep their metadata); other ranges
+/// cost one `pread` each.
+///
+/// Costs one `open` + `fstat`, and one 64 KiB read for the head. Used from one thread at a
+/// time; the descriptor is closed when the last owner lets go.
+final class FileBytes: ByteSource, @unchecked Sendable {
     static let headLength = 64 * 1024
 
     let size: Int
     /// Modification time, seconds since 1970.
     let modified: Double
-    private let descriptor: Int32
-    private let head: [UInt8]
+    let descriptor: Int32
+    private var head: [UInt8]
 
     /// Opens `path` read-only. Throws the `errno` text when it cannot be opened or is not a
     /// regular file.
-    init(path: String) throws(RegularFileError) {
-        let file = try RegularFile.open(path).get()
+    convenience init(path: String) throws(RegularFileError) {
+        self.init(file: try RegularFile.open(path).get())
+    }
+
+    /// Takes ownership of an opened file and caches its head.
+    init(file: RegularFile, cacheHead: Bool = true) {
         descriptor = file.descriptor
         size = file.size
         modified = file.modified
-        head = FileBytes.pread(file.descriptor, 0, min(size, FileBytes.headLength)) ?? []
+        head = cacheHead ? FileBytes.pread(file.descriptor, 0, min(file.size, FileBytes.headLength)) ?? [] : []
     }
 
     deinit { close(descriptor) }
+
+    /// Frees the cached head (a batch keeps many probed files open at once).
+    func dropHead() { head = [] }
+
+    /// The cached head (empty after `dropHead`).
+    var cachedHead: [UInt8] { head }
 
     func read(_ offset: Int, _ count: Int) -> [UInt8]? {
         guard offset >= 0, count >= 0, offset <= size - count else { return nil }
         if offset + count <= head.count { return Array(head[offset..<offset + count]) }
         return FileBytes.pread(descriptor, offset, count)
+    }
+
+    func copy(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        guard let base = buffer.baseAddress, offset >= 0 else { return 0 }
+        var filled = 0
+        while filled < buffer.count {
+            let n = Foundation.pread(descriptor, base + filled, buffer.count - filled, off_t(offset + filled))
+            if n < 0 {
+                if errno == EINTR { continue }
+                return filled > 0 ? filled : -Int(errno)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        return filled
     }
 
     private static func pread(_ fd: Int32, _ offset: Int, _ count: Int) -> [UInt8]? {

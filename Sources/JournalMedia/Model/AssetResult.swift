@@ -1,55 +1,154 @@
 import Foundation
 
-/// One rendition encoded in memory: what the processor hands back before anything is written.
-public struct EncodedRendition: Sendable {
+/// One rendition: in memory when the processor returns it (`data`), and listed in the
+/// manifest once written (`path`, `bytes`).
+public struct Rendition: Codable, Sendable, Equatable {
     public var role: String
+    /// Path relative to the output folder; nil until the rendition is written.
+    @ExplicitNull public var path: String?
     public var format: RenditionFormat
     public var width: Int
     public var height: Int
+    /// Size of the encoded file in bytes.
+    public var bytes: Int
+    /// The encoded file; emptied once it is written (not part of the JSON).
     public var data: [UInt8]
+
+    public init(role: String, format: RenditionFormat, width: Int, height: Int, data: [UInt8]) {
+        self.role = role
+        self.format = format
+        self.width = width
+        self.height = height
+        self.bytes = data.count
+        self.data = data
+        self.path = nil
+    }
+
+    private enum CodingKeys: String, CodingKey { case role, path, format, width, height, bytes }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        role = try c.decode(String.self, forKey: .role)
+        _path = try c.decode(ExplicitNull<String>.self, forKey: .path)
+        format = try c.decode(RenditionFormat.self, forKey: .format)
+        width = try c.decode(Int.self, forKey: .width)
+        height = try c.decode(Int.self, forKey: .height)
+        bytes = try c.decode(Int.self, forKey: .bytes)
+        data = []
+    }
 }
 
-/// Everything the toolkit learned and made from one input file.
+/// The movie half of a Live Photo entry (the entry's own `source` is the still).
+public struct LivePhotoRecord: Codable, Sendable, Equatable {
+    /// How the still and the movie were matched.
+    public enum PairedBy: String, Codable, Sendable {
+        /// Equal content identifiers (MakerNote 0x0011 and the QuickTime key).
+        case contentIdentifier
+        /// Neither file has an identifier: same folder, same base name, movie ≤ 4 s.
+        case fileName
+        /// The caller said which files belong together (a suggestion bundle's `livePhoto` item).
+        case given
+    }
+
+    /// Path of the movie relative to its input root.
+    public var motionSource: String
+    @ExplicitNull public var motionSha256: String?
+    @ExplicitNull public var motionBytes: Int?
+    @ExplicitNull public var motionModified: Double?
+    @ExplicitNull public var motionMediaType: String?
+    public var pairedBy: PairedBy
+    /// Why the movie's poster could not be made; the still's renditions are kept.
+    @ExplicitNull public var motionError: AssetError?
+
+    public init(motionSource: String, pairedBy: PairedBy) {
+        self.motionSource = motionSource
+        self.pairedBy = pairedBy
+    }
+}
+
+/// Everything the toolkit learned and made from one asset: the one record per asset. The
+/// processor returns it (renditions in memory), `Batch` writes the renditions and stores
+/// the same value as the manifest entry (`ManifestEntry`), and it encodes to exactly the
+/// manifest entry's JSON (every documented field present, `null` when unknown).
 ///
-/// Produced by `AssetProcessor.process(fileAt:)`. On failure `error` is set and the fields
-/// reached before the failing stage are still filled (a file that was read has its digest).
-public struct AssetResult: Sendable {
-    public var source: URL
+/// On failure `error` is set and the fields reached before the failing stage are still
+/// filled (a file that was read has its digest and capture date).
+public struct AssetResult: Codable, Sendable, Equatable {
+    /// The input's name: a batch's path relative to its input root, or the name given.
+    public var source: String
     /// Lowercase hex SHA-256 of the file's bytes; nil when the file could not be read.
-    public var sha256: String?
+    @ExplicitNull public var sha256: String?
     /// Size of the file in bytes.
-    public var bytes: Int?
+    @ExplicitNull public var bytes: Int?
     /// Modification time of the file, seconds since 1970.
-    public var modified: Double?
-    public var kind: AssetKind?
-    public var format: SourceFormat?
-    /// Display size: after EXIF orientation is applied (a portrait photo stored sideways
-    /// reports its upright width and height).
-    public var width: Int?
-    public var height: Int?
+    @ExplicitNull public var modified: Double?
+    @ExplicitNull public var kind: AssetKind?
+    /// From the sniffed content (a Live Photo's: the still's).
+    @ExplicitNull public var mediaType: String?
+    /// Display size: after EXIF orientation or display rotation is applied.
+    @ExplicitNull public var width: Int?
+    @ExplicitNull public var height: Int?
     /// EXIF orientation (1–8) found in the file; 1 when there is none.
-    public var orientation: Int?
-    /// When the asset was captured, from its metadata, name or modification time (nil when
-    /// the file could not be read or is not a format the toolkit reads).
-    public var captureDate: CaptureDate?
-    /// Live Photo content identifier (Apple MakerNote 0x0011, or the QuickTime key
-    /// `com.apple.quicktime.content.identifier`); nil when the file has none.
-    public var contentIdentifier: String?
-    /// Movie facts (duration, codec, rotation, …); nil for stills.
-    public var video: VideoRecord?
-    public var renditions: [EncodedRendition]
+    @ExplicitNull public var orientation: Int?
+    /// When the asset was captured, from its metadata, name or modification time.
+    @ExplicitNull public var captureDate: CaptureDate?
+    /// Live Photo content identifier (of the file, or of a pair's still).
+    @ExplicitNull public var contentIdentifier: String?
+    /// Movie facts for videos and for the motion half of Live Photos; nil for stills.
+    @ExplicitNull public var video: VideoRecord?
+    /// The pairing of a `livePhoto` entry; nil otherwise.
+    @ExplicitNull public var livePhoto: LivePhotoRecord?
+    public var renditions: [Rendition]
     /// Average, dominant and card colours (nil when not computed or on error).
-    public var colors: ColorInfo?
+    @ExplicitNull public var colors: ColorInfo?
     /// ThumbHash placeholder (nil when not computed or on error).
-    public var placeholder: Placeholder?
-    public var error: AssetError?
-    /// Seconds spent in each stage (`read` and `write` are filled by `Batch`).
+    @ExplicitNull public var placeholder: Placeholder?
+    @ExplicitNull public var error: AssetError?
+    /// Seconds spent in each stage (not part of the JSON).
     public var timings = StageTimings()
 
-    public init(source: URL) {
+    /// The sniffed format (not part of the JSON: `mediaType` is).
+    public var format: SourceFormat? {
+        get { mediaType.flatMap { type in SourceFormat.allCases.first { $0.mediaType == type } } }
+        set { mediaType = newValue?.mediaType }
+    }
+
+    public init(source: String) {
         self.source = source
         self.renditions = []
     }
 
     public var succeeded: Bool { error == nil }
+
+    private enum CodingKeys: String, CodingKey {
+        case source, sha256, bytes, modified, kind, mediaType, width, height, orientation, captureDate,
+             contentIdentifier, video, livePhoto, renditions, colors, placeholder, error
+    }
+
+    public static func == (a: AssetResult, b: AssetResult) -> Bool {
+        // Timings are measurements, not content.
+        var a = a, b = b
+        a.timings = StageTimings()
+        b.timings = StageTimings()
+        return a.sameContent(b)
+    }
+
+    private func sameContent(_ other: AssetResult) -> Bool {
+        source == other.source && sha256 == other.sha256 && bytes == other.bytes && modified == other.modified
+            && kind == other.kind && mediaType == other.mediaType && width == other.width && height == other.height
+            && orientation == other.orientation && captureDate == other.captureDate
+            && contentIdentifier == other.contentIdentifier && video == other.video && livePhoto == other.livePhoto
+            && renditions == other.renditions && colors == other.colors && placeholder == other.placeholder
+            && Self.sameError(error, other.error)
+    }
+
+    /// Errors compare by stage, reason and message: the file is the entry's own `source`
+    /// and is not stored in the JSON.
+    private static func sameError(_ a: AssetError?, _ b: AssetError?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return a.stage == b.stage && a.reason == b.reason && a.message == b.message
+    }
 }
+
+/// A manifest entry is the processor's result, stored as is.
+public typealias ManifestEntry = AssetResult

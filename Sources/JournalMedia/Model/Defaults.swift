@@ -12,6 +12,10 @@ public enum Defaults {
     /// Largest source accepted, in pixels (width × height from the header, checked before decoding).
     public static let maxPixels = 100_000_000
 
+    /// Largest still image file read into memory, in bytes (checked from `fstat` before
+    /// reading). Movies and audio are streamed and not bound by it.
+    public static let maxBytes = 512 * 1024 * 1024
+
     /// Largest rendition side a preset may ask for.
     public static let maxRenditionSide = 10_000
 

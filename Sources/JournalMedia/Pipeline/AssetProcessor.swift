@@ -1,13 +1,13 @@
 import Foundation
 
-/// Turns one input file into an `AssetResult`: read and digest, sniff, capture date from the
-/// metadata blocks, header probe and pixel limit, one decode with shrink-on-load, then one resize and encode per rendition.
+/// Turns one asset into an `AssetResult`: probe (one open, one sniff, one metadata walk),
+/// load and digest through the same descriptor, the source for its kind (`SourceRegistry`)
+/// decodes once at the size the largest rendition needs, then the shared `RenditionStep`.
 /// Nothing is written to disk; `Batch` does that.
 ///
 /// Sendable and stateless: call it from as many tasks as you want images in flight. Each
-/// call runs on a Dispatch worker thread (libvips is blocking) with one libvips thread.
-/// Cost: one file read, one SHA-256, one header parse, one decode at the largest
-/// rendition's size, and a resize + encode per rendition.
+/// async call runs on a Dispatch worker thread (libvips is blocking) with one libvips thread.
+/// Cost: one file read, one SHA-256, one header parse, one decode, a resize + encode per rendition.
 public struct AssetProcessor: Sendable {
     public let options: ProcessingOptions
 
@@ -20,187 +20,158 @@ public struct AssetProcessor: Sendable {
         await BlockingWork.run { self.processBlocking(fileAt: url) }
     }
 
+    /// Processes bytes in memory (an upload), stills and movies alike. `filename` is the
+    /// original name (file-name dates read it, errors and `source` carry it); `modified`
+    /// stands in for a file's modification time.
+    public func process(data: [UInt8], filename: String, modified: Double? = nil) async -> AssetResult {
+        await BlockingWork.run { self.process(ProbedAsset(data: data, name: filename, modified: modified)) }
+    }
+
     /// The same as `process(fileAt:)`, on the calling thread.
     public func processBlocking(fileAt url: URL, displayName: String? = nil) -> AssetResult {
-        let name = displayName ?? url.path
-        do throws(AssetError) {
-            let source = try SourceFile.read(url, displayName: name)
-            return process(source, displayName: name)
-        } catch {
-            var result = AssetResult(source: url)
+        process(ProbedAsset.open(url, name: displayName ?? url.path))
+    }
+
+    /// Loads (bytes and SHA-256 through the probe's descriptor) and processes a probed input.
+    public func process(_ probe: ProbedAsset) -> AssetResult {
+        var clock = StageClock()
+        var result = AssetResult(probe: probe)
+        let content: SourceFile
+        do throws(AssetError) { content = try probe.load(maxBytes: options.maxBytes) } catch {
             result.error = error
             return result
         }
+        result.sha256 = content.sha256
+        result.bytes = content.size
+        result.timings.read = clock.lap()
+        return process(probe, content: content, into: result)
     }
 
-    /// Processes bytes already read (the batch reads and digests first to decide on skipping).
-    public func process(_ source: SourceFile, displayName: String? = nil) -> AssetResult {
-        let name = displayName ?? source.url.path
-        var result = AssetResult(source: source.url)
-        result.sha256 = source.sha256
-        result.bytes = source.size
-        result.modified = source.modified
-        var clock = StageClock()
-        let format = FormatSniffer.sniff(source.bytes)
-        if let format, format.isImage {
-            let metadata = HeaderMetadata.read(MemoryBytes(bytes: source.bytes), format: format, url: source.url,
-                                               modified: source.modified)
-            result.captureDate = metadata.captureDate
-            result.contentIdentifier = metadata.contentIdentifier
+    /// Processes a probed input whose content is already loaded (a batch loads first to
+    /// decide whether an earlier result can be reused).
+    public func process(_ probe: ProbedAsset, content: SourceFile) -> AssetResult {
+        var result = AssetResult(probe: probe)
+        result.sha256 = content.sha256
+        result.bytes = content.size
+        return process(probe, content: content, into: result)
+    }
+
+    private func process(_ probe: ProbedAsset, content: SourceFile, into start: AssetResult) -> AssetResult {
+        var result = start
+        if let error = probe.error {
+            result.error = error
+            return result
         }
-        result.timings.metadata = clock.lap()
-        let failure: AssetError? = source.bytes.withUnsafeBytes { bytes in
-            do throws(AssetError) {
-                try render(bytes, format: format, into: &result, name: name, source: source)
-                return nil
-            } catch {
-                return error
-            }
+        guard let source = SourceRegistry.source(for: probe, content: content) else {
+            result.error = AssetError(file: probe.name, stage: .sniff, reason: .unsupportedFormat,
+                                      message: "no source reads \(probe.format?.rawValue ?? "this format")")
+            return result
         }
-        result.timings.decode = max(0, clock.lap() - result.timings.analyze - result.timings.encode)
-        if let failure {
-            result.renditions = []
-            result.colors = nil
-            result.placeholder = nil
-            result.error = failure
-        }
+        return process(source, name: probe.name, into: result)
+    }
+
+    /// Runs any source (a file's, or one without a file such as a rendered card) through its
+    /// decode and the shared rendition step.
+    public func process(_ source: some ImageSource, name: String, into start: AssetResult? = nil) -> AssetResult {
+        var result = start ?? AssetResult(source: name)
+        run(source, specs: options.renditions, analyzeColors: options.analyzeColors, name: name, into: &result)
         return result
     }
 
-    /// Icons (Workout, MotionActivity, StateOfMind, GenericMedia items): vector drawings, and
-    /// PNG/WebP/GIF images with real transparency no larger than `Defaults.iconMaximumSide`.
-    static func isIcon(format: SourceFormat, width: Int, height: Int, transparent: Bool) -> Bool {
-        if format.isVector { return true }
-        return [.png, .webp, .gif].contains(format) && transparent && max(width, height) <= Defaults.iconMaximumSide
-    }
-
-    private func render(_ bytes: UnsafeRawBufferPointer, format: SourceFormat?, into result: inout AssetResult,
-                        name: String, source: SourceFile) throws(AssetError) {
-        guard !bytes.isEmpty else { throw AssetError(file: name, stage: .sniff, message: "empty file") }
-        guard let format else {
-            throw AssetError(file: name, stage: .sniff,
-                             message: "unsupported or unrecognised format (not a media file this toolkit reads)")
-        }
-        result.format = format
-        if format.isVideo || format.isAudio {
-            try renderMedia(format, into: &result, name: name, source: source)
-        } else {
-            result.kind = .photo
-            try renderImage(bytes, format: format, into: &result, name: name)
+    private func run(_ source: some ImageSource, specs: [RenditionSpec], analyzeColors: Bool, name: String,
+                     into result: inout AssetResult) {
+        var clock = StageClock()
+        do throws(AssetError) {
+            let plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels)
+            let image = try source.decode(plan: plan, into: &result)
+            result.timings.decode += clock.lap()
+            try RenditionStep.run(image, specs: specs, analyzeColors: analyzeColors, name: name, into: &result)
+        } catch {
+            result.timings.decode += clock.lap()
+            result.renditions = []
+            result.colors = nil
+            result.placeholder = nil
+            result.error = error
         }
     }
 
-    /// Movies: one `MediaFile` open gives the video's facts, its tags (capture date, Live
-    /// Photo identifier) and a poster frame, which feeds the same renditions as a photo.
-    /// Audio: the embedded cover art is decoded as an image (`kind: artwork`).
-    private func renderMedia(_ format: SourceFormat, into result: inout AssetResult, name: String,
-                             source: SourceFile) throws(AssetError) {
-        result.kind = format.isVideo ? .video : .artwork
-        var opened: Result<MediaFile, AssetError>
-        do throws(AssetError) { opened = .success(try MediaFile(path: source.url.path, name: name)) } catch {
-            opened = .failure(error)
-        }
-        // The capture date is recorded even when the file cannot be opened (name, mtime).
-        let metadata = HeaderMetadata.read(MemoryBytes(bytes: []), format: format, url: source.url,
-                                           modified: source.modified, containerTags: try? opened.get().containerTags)
-        result.captureDate = metadata.captureDate
-        result.contentIdentifier = metadata.contentIdentifier
-        let media = try opened.get()
-        if format.isAudio {
-            let cover = try media.coverArt()
-            guard let coverFormat = FormatSniffer.sniff(cover.bytes), coverFormat.isImage else {
-                throw AssetError(file: name, stage: .probe, message: "the embedded artwork is not an image this toolkit reads")
-            }
-            let failure: AssetError? = cover.bytes.withUnsafeBytes { bytes in
-                do throws(AssetError) {
-                    try renderImage(bytes, format: coverFormat, into: &result, name: name)
-                    return nil
-                } catch { return error }
-            }
-            if let failure { throw failure }
-            result.kind = .artwork
+    /// Role of a Live Photo's movie poster rendition.
+    public static let motionPosterRole = "motionPoster"
+
+    /// A Live Photo: the still's renditions and colours plus the movie's poster as
+    /// `motionPoster` (made with the first rendition spec), in one result. A movie that
+    /// cannot be read does not lose the still: its error goes to `livePhoto.motionError`.
+    /// The capture date is the still's, or the movie's when the still has only a file time.
+    public func process(livePhoto still: ProbedAsset, motion: ProbedAsset,
+                        pairedBy: LivePhotoRecord.PairedBy) -> AssetResult {
+        var result = process(still)
+        finishLivePhoto(&result, motion: motion, motionContent: Result { () throws(AssetError) in try motion.load() },
+                        pairedBy: pairedBy)
+        return result
+    }
+
+    /// `process(livePhoto:…)` with both contents already loaded.
+    func process(livePhoto still: ProbedAsset, stillContent: SourceFile, motion: ProbedAsset,
+                 motionContent: Result<SourceFile, AssetError>, pairedBy: LivePhotoRecord.PairedBy) -> AssetResult {
+        var result = process(still, content: stillContent)
+        finishLivePhoto(&result, motion: motion, motionContent: motionContent, pairedBy: pairedBy)
+        return result
+    }
+
+    private func finishLivePhoto(_ result: inout AssetResult, motion: ProbedAsset,
+                                 motionContent: Result<SourceFile, AssetError>, pairedBy: LivePhotoRecord.PairedBy) {
+        result.kind = .livePhoto
+        var record = LivePhotoRecord(motionSource: motion.name, pairedBy: pairedBy)
+        defer { result.livePhoto = record }
+        guard result.error == nil else { return }
+        let content: SourceFile
+        switch motionContent {
+        case .success(let loaded): content = loaded
+        case .failure(let error):
+            record.motionError = error
             return
         }
-        let info = try media.videoInfo()
-        result.width = info.displayWidth
-        result.height = info.displayHeight
-        result.orientation = 1
-        guard info.codedWidth * info.codedHeight <= options.maxPixels else {
-            throw AssetError(file: name, stage: .limits,
-                             message: "\(info.codedWidth)×\(info.codedHeight) video frames are over the limit of \(options.maxPixels) pixels")
+        record.motionSha256 = content.sha256
+        record.motionBytes = content.size
+        record.motionModified = motion.modified
+        record.motionMediaType = motion.format?.mediaType
+        if result.captureDate == nil || result.captureDate?.confidence == .fileModified {
+            result.captureDate = motion.captureDate ?? result.captureDate
         }
-        let box = decodeBox(width: info.displayWidth, height: info.displayHeight, upscale: false)
-        let poster = try media.posterFrame(PosterOptions(maxDimension: max(box.width, box.height)))
-        result.video = VideoRecord(info: info, posterTimeSeconds: poster.timeSeconds, toneMapped: poster.toneMapped)
-        let image: VipsImageHandle
-        do throws(VipsError) {
-            image = try VipsImageHandle.copyingPackedRGB(poster.rgb, width: poster.width, height: poster.height)
-        } catch { throw AssetError(file: name, stage: .decode, message: error.message) }
-        try finish(DecodedImage(image: image, hasRealTransparency: false), into: &result, name: name,
-                   sourceWidth: info.displayWidth, sourceHeight: info.displayHeight, upscale: false)
+        guard let posterSpec = options.renditions.first else { return }
+        var spec = posterSpec
+        spec.role = Self.motionPosterRole
+        var motionResult = AssetResult(probe: motion)
+        if let error = motion.error {
+            record.motionError = error
+            return
+        }
+        guard motion.format?.isVideo == true else {
+            record.motionError = AssetError(file: motion.name, stage: .sniff, reason: .unsupportedFormat,
+                                            message: "not a movie")
+            return
+        }
+        let source = VideoSource(probe: motion, content: content)
+        run(source, specs: [spec], analyzeColors: false, name: motion.name, into: &motionResult)
+        result.timings = result.timings + motionResult.timings
+        result.video = motionResult.video
+        if let error = motionResult.error {
+            record.motionError = error
+        } else {
+            result.renditions += motionResult.renditions
+        }
     }
+}
 
-    /// The size the single decode must reach: the largest box any rendition needs.
-    private func decodeBox(width: Int, height: Int, upscale: Bool) -> (width: Int, height: Int) {
-        var decodeWidth = 1, decodeHeight = 1
-        for spec in options.renditions {
-            let size = RenditionRenderer.scaledSize(for: spec, sourceWidth: width, sourceHeight: height, allowUpscale: upscale)
-            decodeWidth = max(decodeWidth, size.width)
-            decodeHeight = max(decodeHeight, size.height)
-        }
-        return (decodeWidth, decodeHeight)
-    }
-
-    /// Stills (photos, artwork covers, icons): header, pixel limit, one decode.
-    private func renderImage(_ bytes: UnsafeRawBufferPointer, format: SourceFormat, into result: inout AssetResult,
-                             name: String) throws(AssetError) {
-        func fail(_ stage: ProcessingStage, _ message: String) -> AssetError {
-            AssetError(file: name, stage: stage, message: message)
-        }
-        let header: ImageHeader
-        do throws(VipsError) { header = try ImageHeaderReader.read(bytes, format: format) } catch { throw fail(.probe, "cannot read the \(format.rawValue.uppercased()) header: \(error.message)") }
-        result.width = header.displayWidth
-        result.height = header.displayHeight
-        result.orientation = header.orientation
-        guard header.pixelCount <= options.maxPixels else {
-            throw fail(.limits, "\(header.storedWidth)×\(header.storedHeight) is \(header.pixelCount) pixels, over the limit of \(options.maxPixels)")
-        }
-        let upscale = format.isVector
-        let box = decodeBox(width: header.displayWidth, height: header.displayHeight, upscale: upscale)
-        let decoded: DecodedImage
-        do throws(VipsError) {
-            decoded = try ImageDecoder.decode(bytes, header: header, width: box.width, height: box.height, allowUpscale: upscale)
-        } catch { throw fail(.decode, "cannot decode the \(format.rawValue.uppercased()) pixels: \(error.message)") }
-        if Self.isIcon(format: format, width: header.displayWidth, height: header.displayHeight,
-                       transparent: decoded.hasRealTransparency) {
-            result.kind = .icon
-        }
-        // Vector sources may report a different intrinsic size once rendered; the header's wins.
-        try finish(decoded, into: &result, name: name, sourceWidth: header.displayWidth,
-                   sourceHeight: header.displayHeight, upscale: upscale)
-    }
-
-    /// Colours, placeholder and every rendition from the one decoded image.
-    private func finish(_ decoded: DecodedImage, into result: inout AssetResult, name: String, sourceWidth: Int,
-                        sourceHeight: Int, upscale: Bool) throws(AssetError) {
-        var clock = StageClock()
-        defer { result.timings.encode = clock.lap() }
-        if options.analyzeColors {
-            let pixels: AnalysisPixels
-            do throws(VipsError) { pixels = try AnalysisPixels(decoded) } catch {
-                throw AssetError(file: name, stage: .analyze, message: error.message)
-            }
-            result.colors = ImageColorAnalyzer.analyze(width: pixels.width, height: pixels.height, rgba: pixels.rgba)
-            if let hash = ThumbHash.encode(width: pixels.width, height: pixels.height, rgba: pixels.rgba) {
-                result.placeholder = Placeholder(thumbhash: Data(hash).base64EncodedString())
-            }
-            result.timings.analyze = clock.lap()
-        }
-        for spec in options.renditions {
-            do throws(VipsError) {
-                result.renditions.append(try RenditionRenderer.render(
-                    decoded, spec: spec, sourceWidth: sourceWidth, sourceHeight: sourceHeight, allowUpscale: upscale))
-            } catch { throw AssetError(file: name, stage: .encode, message: "\(spec.role): \(error.message)") }
-        }
+extension AssetResult {
+    /// A result carrying what the probe found: name, size, time, format, capture date, identifier.
+    init(probe: ProbedAsset) {
+        self.init(source: probe.name)
+        bytes = probe.size
+        modified = probe.modified
+        format = probe.format
+        captureDate = probe.captureDate
+        contentIdentifier = probe.contentIdentifier
+        if probe.url == nil { modified = probe.modified }
     }
 }

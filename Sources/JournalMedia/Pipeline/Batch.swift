@@ -54,6 +54,9 @@ public struct Batch: Sendable {
         self.force = force
     }
 
+    /// Role of a Live Photo's movie poster rendition.
+    public static let motionPosterRole = AssetProcessor.motionPosterRole
+
     /// Output path of a rendition, relative to the output folder: `<source>.<role>.<ext>`.
     public static func renditionPath(source: String, role: String, format: RenditionFormat) -> String {
         "\(source).\(role).\(format.fileExtension)"
@@ -76,8 +79,9 @@ public struct Batch: Sendable {
             for entry in manifest.assets { previous[entry.source] = entry }
         }
 
-        let units = LivePhotoPairer.pair(planned)
-        var entries: [ManifestEntry?] = units.map { previous[$0.primary.relativePath] }
+        let probes = await Batch.probe(planned, jobs: jobs)
+        let units = LivePhotoPairer.units(probes)
+        var entries: [ManifestEntry?] = units.map { previous[probes[$0.primary].name] }
         var progress = BatchProgress(done: 0, total: units.count, failed: 0, skipped: 0, elapsedSeconds: 0)
         var lastCheckpoint = Date()
         let processor = AssetProcessor(options: options)
@@ -89,15 +93,10 @@ public struct Batch: Sendable {
                 guard next < units.count else { return }
                 let index = next, unit = units[index], earlier = entries[index]
                 next += 1
+                let work = Batch.Work(unit: unit, probes: probes)
                 group.addTask {
                     let outcome = await BlockingWork.run {
-                        switch unit {
-                        case .single(let asset):
-                            Batch.convert(asset, earlier: earlier, processor: processor, output: output)
-                        case .livePhoto(let still, let motion, let pairedBy):
-                            Batch.convertLivePhoto(still: still, motion: motion, pairedBy: pairedBy, earlier: earlier,
-                                                   processor: processor, output: output)
-                        }
+                        Batch.convert(work, earlier: earlier, processor: processor, output: output)
                     }
                     return (index, outcome)
                 }
@@ -114,7 +113,8 @@ public struct Batch: Sendable {
                 }
                 if let error = entry.error {
                     progress.failed += 1
-                    onFailure?(AssetError(file: entry.source, stage: error.stage, message: error.message))
+                    onFailure?(AssetError(file: entry.source, stage: error.stage, reason: error.reason,
+                                          message: error.message))
                 }
                 progress.elapsedSeconds = Date().timeIntervalSince(start)
                 onProgress?(progress)
@@ -135,6 +135,28 @@ public struct Batch: Sendable {
             throw BatchError.cannotWriteManifest(manifestURL.path, reason: "\(error)")
         }
         return manifest
+    }
+
+    /// Probes every planned file once, `jobs` at a time: one open, one sniff, one metadata
+    /// walk each. The probes keep their descriptors for processing, up to a budget below the
+    /// process's descriptor limit; beyond it a probe is closed after its metadata walk and
+    /// reopened by path when processed (with a check that it did not change).
+    static func probe(_ planned: [PlannedAsset], jobs: Int) async -> [ProbedAsset] {
+        let budget = DescriptorBudget.available()
+        let workers = max(1, min(jobs, planned.count))
+        let slots = ProbeSlots(count: planned.count)
+        await BlockingWork.run {
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                for index in stride(from: worker, to: planned.count, by: workers) {
+                    let probe = ProbedAsset.open(planned[index].url, name: planned[index].relativePath,
+                                                 keepMediaOpen: false)
+                    probe.releaseBuffers()
+                    if index >= budget { probe.detach() }
+                    slots.store(probe, at: index)
+                }
+            }
+        }
+        return slots.all()
     }
 
     private func prepareOutputFolder() throws(BatchError) {
@@ -170,145 +192,84 @@ public struct Batch: Sendable {
         var timings = StageTimings()
     }
 
-    /// One asset: read and digest, reuse the earlier entry when nothing changed, otherwise
-    /// process and write the renditions.
-    static func convert(_ asset: PlannedAsset, earlier: ManifestEntry?, processor: AssetProcessor, output: URL)
-        -> UnitOutcome
-    {
-        var outcome = UnitOutcome(entry: ManifestEntry(source: asset.relativePath))
-        var clock = StageClock()
-        let source: SourceFile
-        do throws(AssetError) {
-            source = try SourceFile.read(asset.url, displayName: asset.relativePath)
-        } catch {
-            outcome.entry.error = ErrorRecord(stage: error.stage, message: error.message)
-            return outcome
-        }
-        if let earlier, earlier.error == nil, earlier.sha256 == source.sha256, earlier.bytes == source.size,
-           earlier.modified == source.modified, renditionsPresent(earlier, in: output) {
-            return UnitOutcome(entry: earlier, skipped: true)
-        }
-        let read = clock.lap()
+    /// One unit's probes, handed to the worker that converts it.
+    struct Work: Sendable {
+        var unit: WorkUnit
+        var primary: ProbedAsset
+        var motion: ProbedAsset?
 
-        let result = processor.process(source, displayName: asset.relativePath)
-        outcome.timings = result.timings
-        outcome.timings.read = read
-        fill(&outcome.entry, from: result)
-        if let error = result.error {
-            outcome.entry.error = ErrorRecord(stage: error.stage, message: error.message)
-            return outcome
+        init(unit: WorkUnit, probes: [ProbedAsset]) {
+            self.unit = unit
+            primary = probes[unit.primary]
+            if case .livePhoto(_, let motion, _) = unit { self.motion = probes[motion] } else { motion = nil }
         }
-        _ = clock.lap()
-        write(result.renditions, source: asset.relativePath, into: &outcome.entry, output: output)
-        removeStale(earlier, current: outcome.entry, output: output)
-        outcome.timings.write = clock.lap()
-        return outcome
     }
 
-    /// A Live Photo: the still's renditions plus the movie's poster as `motionPoster` (the
-    /// preset's first rendition, renamed), in one entry. A movie that cannot be read does
-    /// not lose the still: its error goes to `livePhoto.motionError`.
-    static func convertLivePhoto(still: PlannedAsset, motion: PlannedAsset, pairedBy: LivePhotoRecord.PairedBy,
-                                 earlier: ManifestEntry?, processor: AssetProcessor, output: URL) -> UnitOutcome {
-        var entry = ManifestEntry(source: still.relativePath)
+    /// One unit: load and digest through the probe's descriptor, reuse the earlier entry when
+    /// nothing changed, otherwise process (a Live Photo's still and movie together) and write
+    /// the renditions.
+    static func convert(_ work: Work, earlier: ManifestEntry?, processor: AssetProcessor, output: URL) -> UnitOutcome {
         var clock = StageClock()
-        let stillSource: SourceFile
-        do throws(AssetError) {
-            stillSource = try SourceFile.read(still.url, displayName: still.relativePath)
-        } catch {
-            entry.error = ErrorRecord(stage: error.stage, message: error.message)
+        let probe = work.primary
+        let content: SourceFile
+        do throws(AssetError) { content = try probe.load(maxBytes: processor.options.maxBytes) } catch {
+            var entry = AssetResult(probe: probe)
+            entry.error = error
             return UnitOutcome(entry: entry)
         }
-        let motionSource = try? SourceFile.read(motion.url, displayName: motion.relativePath)
-        if let earlier, earlier.error == nil, earlier.sha256 == stillSource.sha256, earlier.bytes == stillSource.size,
-           earlier.modified == stillSource.modified, let record = earlier.livePhoto, record.motionError == nil,
-           record.motionSource == motion.relativePath, let motionSource, record.motionSha256 == motionSource.sha256,
-           record.motionBytes == motionSource.size, record.motionModified == motionSource.modified,
-           renditionsPresent(earlier, in: output) {
+        let motionContent = work.motion.map { motion in
+            Result { () throws(AssetError) -> SourceFile in try motion.load() }
+        }
+        if let earlier, earlier.error == nil, earlier.sha256 == content.sha256, earlier.bytes == content.size,
+           earlier.modified == content.modified, renditionsPresent(earlier, in: output),
+           livePhotoUnchanged(earlier.livePhoto, motion: work.motion, content: motionContent) {
             return UnitOutcome(entry: earlier, skipped: true)
         }
         let read = clock.lap()
-
-        let result = processor.process(stillSource, displayName: still.relativePath)
-        var timings = result.timings
-        timings.read = read
-        fill(&entry, from: result)
-        entry.kind = .livePhoto
-        var record = LivePhotoRecord(motionSource: motion.relativePath, pairedBy: pairedBy)
-        if let error = result.error {
-            entry.error = ErrorRecord(stage: error.stage, message: error.message)
-            entry.livePhoto = record
-            return UnitOutcome(entry: entry, timings: timings)
-        }
-        var renditions = result.renditions
-        if let motionSource {
-            record.motionSha256 = motionSource.sha256
-            record.motionBytes = motionSource.size
-            record.motionModified = motionSource.modified
-            var options = processor.options
-            options.analyzeColors = false
-            if var poster = options.renditions.first {
-                poster.role = Batch.motionPosterRole
-                options.renditions = [poster]
-            }
-            let motionResult = AssetProcessor(options: options).process(motionSource, displayName: motion.relativePath)
-            timings = timings + motionResult.timings
-            record.motionMediaType = motionResult.format?.mediaType
-            entry.video = motionResult.video
-            if entry.captureDate == nil || entry.captureDate?.confidence == .fileModified {
-                entry.captureDate = motionResult.captureDate ?? entry.captureDate
-            }
-            if let error = motionResult.error {
-                record.motionError = ErrorRecord(stage: error.stage, message: error.message)
-            } else {
-                renditions += motionResult.renditions
-            }
+        var result: AssetResult
+        if case .livePhoto(_, _, let pairedBy) = work.unit, let motion = work.motion, let motionContent {
+            result = processor.process(livePhoto: probe, stillContent: content, motion: motion,
+                                       motionContent: motionContent, pairedBy: pairedBy)
         } else {
-            record.motionError = ErrorRecord(stage: .read, message: "cannot read \(motion.relativePath)")
+            result = processor.process(probe, content: content)
         }
-        entry.livePhoto = record
+        var timings = result.timings
+        timings.read += read
+        guard result.error == nil else { return UnitOutcome(entry: result, timings: timings) }
         _ = clock.lap()
-        write(renditions, source: still.relativePath, into: &entry, output: output)
-        removeStale(earlier, current: entry, output: output)
+        write(&result, output: output)
+        removeStale(earlier, current: result, output: output)
         timings.write = clock.lap()
-        return UnitOutcome(entry: entry, timings: timings)
+        return UnitOutcome(entry: result, timings: timings)
     }
 
-    /// Role of a Live Photo's movie poster rendition.
-    public static let motionPosterRole = "motionPoster"
-
-    private static func fill(_ entry: inout ManifestEntry, from result: AssetResult) {
-        entry.sha256 = result.sha256
-        entry.bytes = result.bytes
-        entry.modified = result.modified
-        entry.kind = result.kind
-        entry.mediaType = result.format?.mediaType
-        entry.width = result.width
-        entry.height = result.height
-        entry.orientation = result.orientation
-        entry.captureDate = result.captureDate
-        entry.contentIdentifier = result.contentIdentifier
-        entry.video = result.video
-        entry.colors = result.colors
-        entry.placeholder = result.placeholder
+    /// Whether an earlier Live Photo entry still describes the same movie (or the entry is
+    /// not a Live Photo and the unit has no movie).
+    private static func livePhotoUnchanged(_ record: LivePhotoRecord?, motion: ProbedAsset?,
+                                           content: Result<SourceFile, AssetError>?) -> Bool {
+        guard let motion else { return record == nil }
+        guard let record, record.motionError == nil, record.motionSource == motion.name,
+              case .success(let loaded)? = content else { return false }
+        return record.motionSha256 == loaded.sha256 && record.motionBytes == loaded.size
+            && record.motionModified == loaded.modified
     }
 
-    /// Writes each rendition atomically and lists it; on a write failure the entry gets a
-    /// `write` error and no renditions.
-    private static func write(_ renditions: [EncodedRendition], source: String, into entry: inout ManifestEntry,
-                              output: URL) {
-        for rendition in renditions {
-            let path = renditionPath(source: source, role: rendition.role, format: rendition.format)
+    /// Writes each rendition atomically under `<source>.<role>.<ext>` and records its path,
+    /// dropping the bytes from memory; on a write failure the entry gets a `write` error and
+    /// no renditions.
+    private static func write(_ entry: inout ManifestEntry, output: URL) {
+        for index in entry.renditions.indices {
+            let rendition = entry.renditions[index]
+            let path = renditionPath(source: entry.source, role: rendition.role, format: rendition.format)
             do {
                 try AtomicFile.write(rendition.data, to: output.appendingPathComponent(path))
             } catch {
                 entry.renditions = []
-                entry.error = ErrorRecord(stage: .write, message: "\(error)")
+                entry.error = AssetError(file: entry.source, stage: .write, reason: .writeFailed, message: "\(error)")
                 return
             }
-            entry.renditions.append(RenditionRecord(
-                role: rendition.role, path: path, format: rendition.format,
-                width: rendition.width, height: rendition.height, bytes: rendition.data.count))
+            entry.renditions[index].path = path
+            entry.renditions[index].data = []
         }
     }
 
@@ -316,16 +277,18 @@ public struct Batch: Sendable {
     /// old file behind: remove it so the folder matches the manifest.
     private static func removeStale(_ earlier: ManifestEntry?, current entry: ManifestEntry, output: URL) {
         guard entry.error == nil else { return }
-        let current = Set(entry.renditions.map(\.path))
-        for old in earlier?.renditions ?? [] where !current.contains(old.path) {
-            unlink(output.appendingPathComponent(old.path).path)
+        let current = Set(entry.renditions.compactMap(\.path))
+        for old in earlier?.renditions ?? [] {
+            guard let path = old.path, !current.contains(path) else { continue }
+            unlink(output.appendingPathComponent(path).path)
         }
     }
 
     private static func renditionsPresent(_ entry: ManifestEntry, in output: URL) -> Bool {
         entry.renditions.allSatisfy { record in
             var info = stat()
-            return stat(output.appendingPathComponent(record.path).path, &info) == 0 && Int(info.st_size) == record.bytes
+            guard let path = record.path else { return false }
+            return stat(output.appendingPathComponent(path).path, &info) == 0 && Int(info.st_size) == record.bytes
         }
     }
 }

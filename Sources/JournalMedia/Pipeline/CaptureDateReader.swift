@@ -30,45 +30,29 @@ public struct Inspection: Sendable {
     }
 }
 
-/// Reads capture dates without decoding pixels: the container is walked for its EXIF and
-/// XMP blocks (images) or opened by libavformat for its tags (video and audio), and
-/// `CaptureDateResolver` picks the most trusted value.
+/// Reads capture dates without decoding pixels: the file is probed once (`ProbedAsset`: the
+/// container walked for its EXIF and XMP blocks, or libavformat's header parse for video and
+/// audio) and `CaptureDateResolver` picks the most trusted value.
 ///
 /// Stateless and Sendable; call it from as many threads as you like. `inspect(fileAt:)`
 /// costs one open, a 64 KiB read and a few small `pread`s for images (the JPEG/PNG/WebP head,
-/// a HEIF `meta` box), a libavformat header parse for movies.
+/// a HEIF `meta` box), a libavformat header parse for movies, all through one descriptor.
 public enum CaptureDateReader {
     /// Inspects the file at `url`; `displayName` names it in errors (default: its path).
     public static func inspect(fileAt url: URL, displayName: String? = nil) -> Inspection {
-        let name = displayName ?? url.path
-        var inspection = Inspection(source: url)
-        let file: FileBytes
-        do throws(RegularFileError) { file = try FileBytes(path: url.path) } catch {
-            inspection.error = AssetError(file: name, stage: .read, message: error.message)
-            return inspection
-        }
-        inspection.bytes = file.size
-        guard file.size > 0 else {
-            inspection.error = AssetError(file: name, stage: .sniff, message: "empty file")
-            return inspection
-        }
-        guard let head = file.read(0, min(file.size, FormatSniffer.prefixLength)),
-              let format = FormatSniffer.sniff(head) else {
-            inspection.error = AssetError(file: name, stage: .sniff,
-                                          message: "unsupported or unrecognised format (not a media file this toolkit reads)")
-            return inspection
-        }
-        inspection.format = format
-        let metadata = HeaderMetadata.read(file, format: format, url: url, modified: file.modified)
-        inspection.captureDate = metadata.captureDate
-        inspection.contentIdentifier = metadata.contentIdentifier
-        inspection.durationSeconds = metadata.durationSeconds
-        return inspection
+        inspect(ProbedAsset.open(url, name: displayName, keepMediaOpen: false))
     }
 
-    /// The capture date of a file whose bytes are at hand or readable on demand.
-    static func captureDate(of source: some ByteSource, format: SourceFormat, url: URL, modified: Double?) -> CaptureDate? {
-        HeaderMetadata.read(source, format: format, url: url, modified: modified).captureDate
+    /// What a probe found, as `inspect` reports it.
+    public static func inspect(_ probe: ProbedAsset) -> Inspection {
+        var inspection = Inspection(source: probe.url ?? URL(fileURLWithPath: probe.name))
+        inspection.bytes = probe.size
+        inspection.format = probe.format
+        inspection.captureDate = probe.captureDate
+        inspection.contentIdentifier = probe.contentIdentifier
+        inspection.durationSeconds = probe.durationSeconds
+        inspection.error = probe.error
+        return inspection
     }
 }
 
@@ -76,8 +60,8 @@ public enum CaptureDateReader {
 /// content identifier and (movies) declared duration.
 ///
 /// Images: the container is walked for EXIF and XMP (`MetadataBlocks`), EXIF is parsed once
-/// by libexif and the Apple MakerNote by `AppleMakerNote`. Movies and audio: libavformat's
-/// header parse (`ContainerMetadataReader`), or the tags of a `MediaFile` already open.
+/// by libexif and the Apple MakerNote by `AppleMakerNote`. Movies and audio: the tags of a
+/// libavformat open (`ContainerMetadataReader` or a `MediaFile`), handed in by the probe.
 struct HeaderMetadata {
     var captureDate: CaptureDate?
     var contentIdentifier: String?
@@ -85,16 +69,13 @@ struct HeaderMetadata {
 
     static let contentIdentifierKey = "com.apple.quicktime.content.identifier"
 
-    static func read(_ source: some ByteSource, format: SourceFormat, url: URL, modified: Double?,
-                     containerTags: [String: String]? = nil) -> HeaderMetadata {
-        var resolver = CaptureDateResolver(fileName: url.lastPathComponent, modified: modified)
+    static func read(_ source: some ByteSource, format: SourceFormat, fileName: String, modified: Double?,
+                     container: ContainerMetadataReader.Metadata? = nil) -> HeaderMetadata {
+        var resolver = CaptureDateResolver(fileName: fileName, modified: modified)
         var metadata = HeaderMetadata()
         if format.isVideo || format.isAudio {
-            var tags = containerTags
-            if tags == nil, let read = ContainerMetadataReader.read(path: url.path) {
-                tags = read.tags
-                metadata.durationSeconds = read.durationSeconds
-            }
+            let tags = container?.tags
+            metadata.durationSeconds = container?.durationSeconds
             resolver.containerTags = tags ?? [:]
             metadata.contentIdentifier = tags?[contentIdentifierKey].flatMap(Self.identifier)
         } else {

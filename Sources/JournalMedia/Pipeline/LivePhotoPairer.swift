@@ -1,30 +1,37 @@
 import Foundation
 
-/// What a batch processes as one manifest entry: one file, or a Live Photo's still and movie.
-enum WorkUnit: Sendable {
-    case single(PlannedAsset)
-    case livePhoto(still: PlannedAsset, motion: PlannedAsset, pairedBy: LivePhotoRecord.PairedBy)
+/// What a batch processes as one manifest entry: one file, or a Live Photo's still and movie
+/// (indices into the batch's probes).
+enum WorkUnit: Sendable, Equatable {
+    case single(Int)
+    case livePhoto(still: Int, motion: Int, pairedBy: LivePhotoRecord.PairedBy)
 
-    /// The manifest entry's `source`: the file, or the pair's still.
-    var primary: PlannedAsset {
+    /// The manifest entry's input: the file, or the pair's still.
+    var primary: Int {
         switch self {
-        case .single(let asset): asset
+        case .single(let index): index
         case .livePhoto(let still, _, _): still
         }
     }
 }
 
-/// Pairs Live Photo stills with their movies before a batch runs.
+/// Pairs Live Photo stills with their movies, from probes already made (no file is read here).
 ///
 /// A still (JPEG, HEIC) and a movie (MOV, MP4) pair when their content identifiers are equal
 /// (Apple MakerNote 0x0011 / `com.apple.quicktime.content.identifier`). When *neither* has
 /// an identifier, they pair when they sit in the same folder with the same base name (case
 /// ignored) and the movie lasts at most `maximumFileNameMotionSeconds`. Files whose
 /// identifiers differ, or where only one has an identifier, never pair. Each file pairs at
-/// most once. Costs one sniff (first bytes) per file; when the batch holds both stills and
-/// movies, also one header read per still and one libavformat header parse per movie.
-enum LivePhotoPairer {
-    static let maximumFileNameMotionSeconds = 4.0
+/// most once. Public so library users can pair their own files; costs a dictionary pass.
+public enum LivePhotoPairer {
+    public static let maximumFileNameMotionSeconds = 4.0
+
+    /// A pair found among `probes`: indices of the still and the movie, and how they matched.
+    public struct Pair: Sendable, Equatable {
+        public var still: Int
+        public var motion: Int
+        public var pairedBy: LivePhotoRecord.PairedBy
+    }
 
     private struct Candidate {
         var index: Int
@@ -34,47 +41,32 @@ enum LivePhotoPairer {
         var nameKey: String
     }
 
-    static func pair(_ planned: [PlannedAsset]) -> [WorkUnit] {
-        // First only the formats: a batch without movies has nothing to pair, and its stills'
-        // metadata is then not read here (the processor reads it anyway).
-        var stillFiles: [(Int, SourceFormat)] = []
-        var motionIndices: [Int] = []
-        for (index, asset) in planned.enumerated() {
-            guard let file = try? FileBytes(path: asset.url.path),
-                  let head = file.read(0, min(file.size, FormatSniffer.prefixLength)),
-                  let format = FormatSniffer.sniff(head) else { continue }
+    /// The pairs among `probes` (their `name`s give folders and base names).
+    public static func pairs(_ probes: [ProbedAsset]) -> [Pair] {
+        func stem(_ index: Int) -> String { (probes[index].name as NSString).deletingPathExtension.lowercased() }
+        var stills: [Candidate] = [], motions: [Candidate] = []
+        for (index, probe) in probes.enumerated() {
+            guard let format = probe.format else { continue }
             if format == .jpeg || format == .heic {
-                stillFiles.append((index, format))
+                stills.append(Candidate(index: index, identifier: probe.contentIdentifier, nameKey: stem(index)))
             } else if format == .mov || format == .mp4 {
-                motionIndices.append(index)
+                motions.append(Candidate(index: index, identifier: probe.contentIdentifier,
+                                         duration: probe.durationSeconds, nameKey: stem(index)))
             }
         }
-        guard !motionIndices.isEmpty, !stillFiles.isEmpty else { return planned.map { .single($0) } }
+        guard !stills.isEmpty, !motions.isEmpty else { return [] }
 
-        func stem(_ index: Int) -> String {
-            (planned[index].relativePath as NSString).deletingPathExtension.lowercased()
-        }
-        // Files are opened again rather than kept open: a large batch would run out of descriptors.
-        let stills = stillFiles.map { index, format in
-            let file = try? FileBytes(path: planned[index].url.path)
-            let metadata = file.map { HeaderMetadata.read($0, format: format, url: planned[index].url, modified: $0.modified) }
-            return Candidate(index: index, identifier: metadata?.contentIdentifier, nameKey: stem(index))
-        }
-        let motions = motionIndices.map { index in
-            let metadata = ContainerMetadataReader.read(path: planned[index].url.path)
-            let identifier = metadata?.tags[HeaderMetadata.contentIdentifierKey].flatMap(HeaderMetadata.identifier)
-            return Candidate(index: index, identifier: identifier, duration: metadata?.durationSeconds, nameKey: stem(index))
-        }
-
-        var partner: [Int: (Int, LivePhotoRecord.PairedBy)] = [:]  // still index → motion index
+        var pairs: [Pair] = []
         var taken = Set<Int>()
+        var paired = Set<Int>()
         var motionsByIdentifier: [String: [Candidate]] = [:]
         for motion in motions { if let id = motion.identifier { motionsByIdentifier[id, default: []].append(motion) } }
         for still in stills {
             guard let id = still.identifier,
                   let motion = motionsByIdentifier[id]?.first(where: { !taken.contains($0.index) }) else { continue }
-            partner[still.index] = (motion.index, .contentIdentifier)
+            pairs.append(Pair(still: still.index, motion: motion.index, pairedBy: .contentIdentifier))
             taken.insert(motion.index)
+            paired.insert(still.index)
         }
         var anonymousMotions: [String: Candidate] = [:]
         for motion in motions where motion.identifier == nil && !taken.contains(motion.index) {
@@ -82,20 +74,24 @@ enum LivePhotoPairer {
                 anonymousMotions[motion.nameKey] = motion
             }
         }
-        for still in stills where still.identifier == nil && partner[still.index] == nil {
+        for still in stills where still.identifier == nil && !paired.contains(still.index) {
             guard let motion = anonymousMotions[still.nameKey], !taken.contains(motion.index) else { continue }
-            partner[still.index] = (motion.index, .fileName)
+            pairs.append(Pair(still: still.index, motion: motion.index, pairedBy: .fileName))
             taken.insert(motion.index)
+            paired.insert(still.index)
         }
+        return pairs
+    }
 
-        var units: [WorkUnit] = []
-        for (index, asset) in planned.enumerated() where !taken.contains(index) {
-            if let (motion, pairedBy) = partner[index] {
-                units.append(.livePhoto(still: asset, motion: planned[motion], pairedBy: pairedBy))
-            } else {
-                units.append(.single(asset))
-            }
+    /// The batch's work units in input order: pairs at their still's place, paired movies dropped.
+    static func units(_ probes: [ProbedAsset]) -> [WorkUnit] {
+        let found = pairs(probes)
+        let byStill = Dictionary(uniqueKeysWithValues: found.map { ($0.still, $0) })
+        let motions = Set(found.map(\.motion))
+        return probes.indices.compactMap { index in
+            if motions.contains(index) { return nil }
+            if let pair = byStill[index] { return .livePhoto(still: index, motion: pair.motion, pairedBy: pair.pairedBy) }
+            return .single(index)
         }
-        return units
     }
 }

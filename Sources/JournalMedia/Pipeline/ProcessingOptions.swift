@@ -1,17 +1,22 @@
-/// What `AssetProcessor` makes of each asset and what it refuses.
+/// What `AssetProcessor` makes of each asset and what it refuses. Every default is in
+/// `Defaults`.
 public struct ProcessingOptions: Sendable, Equatable {
     /// Renditions to produce, in order. Defaults to `Defaults.renditions`.
     public var renditions: [RenditionSpec]
     /// Largest accepted image, width × height from the header. Defaults to `Defaults.maxPixels`.
     public var maxPixels: Int
+    /// Largest still image file read into memory, from `fstat` before reading. Defaults to
+    /// `Defaults.maxBytes`; movies and audio are streamed and not bound by it.
+    public var maxBytes: Int
     /// Compute `colors` and the ThumbHash `placeholder` from the decoded image (on by default;
-    /// under 2 ms per asset).
+    /// a few milliseconds per asset).
     public var analyzeColors: Bool
 
     public init(renditions: [RenditionSpec] = Defaults.renditions, maxPixels: Int = Defaults.maxPixels,
-                analyzeColors: Bool = true) {
+                maxBytes: Int = Defaults.maxBytes, analyzeColors: Bool = true) {
         self.renditions = renditions
         self.maxPixels = maxPixels
+        self.maxBytes = maxBytes
         self.analyzeColors = analyzeColors
     }
 }

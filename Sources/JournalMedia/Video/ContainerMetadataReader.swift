@@ -6,8 +6,9 @@ import CFFmpeg
 /// duration the header declares.
 ///
 /// Used where only metadata is needed (`inspect`, Live Photo pairing before a batch runs).
-/// Same container and protocol allow-lists and time limit as `MediaFile` (`MediaFile.openInput`); costs one open and a header parse
-/// (for MOV/MP4 the `moov` box): well under a millisecond for a phone clip. No packet is read.
+/// Same container allow-list, custom I/O and time limit as `MediaFile` (`MediaFile.openInput`);
+/// costs a header parse (for MOV/MP4 the `moov` box) through the caller's byte source. No
+/// packet is read.
 enum ContainerMetadataReader {
     struct Metadata {
         var tags: [String: String]
@@ -15,11 +16,12 @@ enum ContainerMetadataReader {
     }
 
     /// The metadata, or nil when libavformat cannot open the file as an allowed container.
-    static func read(path: String) -> Metadata? {
+    static func read(_ source: any ByteSource) -> Metadata? {
         let deadline = MediaDeadline(seconds: MediaFile.timeLimitSeconds)
-        var context = MediaFile.openInput(path: path, deadline: deadline).0
+        let (context, input, _) = MediaFile.openInput(source, deadline: deadline)
+        var closing = context
         guard let opened = context else { return nil }
-        defer { avformat_close_input(&context) }
+        defer { withExtendedLifetime(input) { avformat_close_input(&closing) } }
         let duration = opened.pointee.duration
         return Metadata(tags: MediaFile.tags(opened.pointee.metadata),
                         durationSeconds: duration > 0 && duration != LibavRuntime.noTimestamp

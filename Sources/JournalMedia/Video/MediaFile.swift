@@ -7,16 +7,18 @@ import Foundation
 ///
 /// Runs when the pipeline meets a sniffed video or audio file. Opening costs the container
 /// header plus libav's stream probing (at most 5 MB / 5 s of media, libav's defaults); it is
-/// bounded by a 10 s wall-clock deadline. Only regular files, only the `file` protocol and only
-/// the demuxers in `allowedDemuxers` are accepted, so an upload cannot make libav open
-/// playlists, other local files or URLs.
+/// bounded by a 10 s wall-clock deadline. libav reads through the toolkit's own byte source
+/// (`LibavInput`: the descriptor the probe opened, or bytes in memory), never a path: no
+/// protocol is used, secondary opens (MOV references, playlists) are refused, and only the
+/// demuxers in `allowedDemuxers` are accepted.
 ///
-/// Owns the `AVFormatContext` (closed in `deinit`). Not Sendable: used on one thread.
+/// Owns the `AVFormatContext` (closed in `deinit`) and its input. Not Sendable: one thread.
 final class MediaFile {
     /// The name errors carry (the pipeline passes the source's display path).
     let name: String
     let context: UnsafeMutablePointer<AVFormatContext>
     let deadline: MediaDeadline
+    private let input: LibavInput
 
     /// libavformat demuxers an upload may be read with: exactly the containers `FormatSniffer`
     /// admits as video or audio, i.e. QuickTime/MP4/M4A/3GP (one demuxer, which also reads the
@@ -28,21 +30,23 @@ final class MediaFile {
     /// Seconds allowed for opening and probing, and for each poster candidate.
     static let timeLimitSeconds = 10.0
 
-    /// Opens `path`. Throws `read` when the file cannot be opened or is not a regular file,
-    /// `probe` when libavformat does not recognise it as an allowed container or cannot read
-    /// its streams.
-    init(path: String, name: String? = nil) throws(AssetError) {
-        LibavRuntime.configure()
-        let name = name ?? path
-        // The same readable-regular-file check every input gets; libavformat opens it itself.
-        switch RegularFile.open(path) {
-        case .success(let file): close(file.descriptor)
-        case .failure(let error): throw AssetError(file: name, stage: .read, message: error.message)
+    /// Opens `path` (tests and tools; the pipeline opens through its probe). Throws `read`
+    /// when the file cannot be opened or is not a regular file, else as `init(input:name:)`.
+    convenience init(path: String, name: String? = nil) throws(AssetError) {
+        let file: FileBytes
+        do throws(RegularFileError) { file = try FileBytes(path: path) } catch {
+            throw AssetError(file: name ?? path, stage: .read, message: error.message)
         }
+        try self.init(input: file, name: name ?? path)
+    }
+
+    /// Opens the movie or audio file behind `source`. Throws `probe` when libavformat does
+    /// not recognise it as an allowed container or cannot read its streams.
+    init(input source: any ByteSource, name: String) throws(AssetError) {
         let deadline = MediaDeadline(seconds: Self.timeLimitSeconds)
-        let (opened, status) = Self.openInput(path: path, deadline: deadline)
-        guard let context = opened else {
-            if !deadline.hasExpired, let detected = Self.detectedDemuxer(path: path),
+        let (opened, input, status) = Self.openInput(source, deadline: deadline)
+        guard let context = opened, let input else {
+            if !deadline.hasExpired, let detected = Self.detectedDemuxer(source),
                Set(detected.split(separator: ",")).isDisjoint(with: Self.allowedDemuxers.split(separator: ",")) {
                 throw AssetError(file: name, stage: .probe, message: "unsupported container (\(detected))")
             }
@@ -60,42 +64,45 @@ final class MediaFile {
         self.name = name
         self.context = context
         self.deadline = deadline
+        self.input = input
+    }
+
+    /// `avformat_open_input` over `source` through a custom `AVIOContext`, restricted to
+    /// `allowedDemuxers`, with `deadline` as the interrupt callback (it must outlive the
+    /// context, as must the returned input). Returns the opened context and its input, or
+    /// nils and libav's status.
+    static func openInput(_ source: any ByteSource, deadline: MediaDeadline)
+        -> (UnsafeMutablePointer<AVFormatContext>?, LibavInput?, Int32)
+    {
+        LibavRuntime.configure()
+        guard let input = LibavInput(source: source, deadline: deadline) else { return (nil, nil, -ENOMEM) }
+        guard let allocated = avformat_alloc_context() else { return (nil, nil, -ENOMEM) }
+        allocated.pointee.interrupt_callback = deadline.interruptCallback
+        allocated.pointee.pb = input.context
+        allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        jm_refuse_secondary_opens(allocated)
+        var options: OpaquePointer?
+        av_dict_set(&options, "format_whitelist", allowedDemuxers, 0)
+        var opened: UnsafeMutablePointer<AVFormatContext>? = allocated
+        // On failure avformat_open_input frees the context and sets `opened` to NULL.
+        let status = avformat_open_input(&opened, nil, nil, &options)
+        av_dict_free(&options)
+        return status >= 0 ? (opened, input, status) : (nil, nil, status)
     }
 
     /// For error messages only: the demuxer libavformat's probe functions pick for the first
-    /// 64 KB of the file (no demuxer is opened), nil when none matches.
-    /// `avformat_open_input` restricted to the `file` protocol and `allowedDemuxers`, with
-    /// `deadline` as the interrupt callback (it must outlive the context). Returns the opened
-    /// context, or nil and libav's status.
-    static func openInput(path: String, deadline: MediaDeadline) -> (UnsafeMutablePointer<AVFormatContext>?, Int32) {
-        LibavRuntime.configure()
-        guard let allocated = avformat_alloc_context() else { return (nil, -ENOMEM) }
-        allocated.pointee.interrupt_callback = deadline.interruptCallback
-        var options: OpaquePointer?
-        av_dict_set(&options, "format_whitelist", allowedDemuxers, 0)
-        av_dict_set(&options, "protocol_whitelist", "file", 0)
-        var opened: UnsafeMutablePointer<AVFormatContext>? = allocated
-        // On failure avformat_open_input frees the context and sets `opened` to NULL.
-        let status = avformat_open_input(&opened, path, nil, &options)
-        av_dict_free(&options)
-        return status >= 0 ? (opened, status) : (nil, status)
-    }
-
-    private static func detectedDemuxer(path: String) -> String? {
-        guard let file = try? FileBytes(path: path),
-              let head = file.read(0, min(file.size, FileBytes.headLength)), !head.isEmpty else { return nil }
+    /// 64 KB of the input (no demuxer is opened), nil when none matches.
+    private static func detectedDemuxer(_ source: any ByteSource) -> String? {
+        guard let head = source.read(0, min(source.size, FileBytes.headLength)), !head.isEmpty else { return nil }
         // AVProbeData wants AVPROBE_PADDING_SIZE (64) zero bytes after the data.
         var bytes = head + [UInt8](repeating: 0, count: 64)
         return bytes.withUnsafeMutableBufferPointer { buffer -> String? in
             var probe = AVProbeData()
             probe.buf = buffer.baseAddress
             probe.buf_size = Int32(head.count)
-            return path.withCString { cPath -> String? in
-                probe.filename = cPath
-                var score: Int32 = 0
-                guard let format = av_probe_input_format3(&probe, 1, &score), score > 0 else { return nil }
-                return LibavRuntime.string(format.pointee.name)
-            }
+            var score: Int32 = 0
+            guard let format = av_probe_input_format3(&probe, 1, &score), score > 0 else { return nil }
+            return LibavRuntime.string(format.pointee.name)
         }
     }
 

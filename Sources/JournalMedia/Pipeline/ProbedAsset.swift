@@ -1,0 +1,203 @@
+import Foundation
+
+/// One input, probed once: opened once (`open` + `fstat`), its head read once, its format
+/// sniffed once, its metadata walked once (EXIF + Apple MakerNote + XMP + PNG text for
+/// stills; the container's tags and duration for movies and audio). The Live Photo pairer,
+/// the processor, `inspect` and the re-run check all work from this one probe, and every
+/// later read (the whole-file load, the SHA-256, libav's demuxing) goes through the same
+/// descriptor, so a file replaced on disk mid-run cannot mix two files' data.
+///
+/// Made by `ProbedAsset.open(_:name:)` (a file) or `init(data:name:modified:)` (bytes in
+/// memory, e.g. an upload). Costs one open, a 64 KiB read, a few `pread`s for metadata
+/// outside the head, and for movies a libavformat header parse. Holds the descriptor until
+/// released; hand it from thread to thread, never use it on two at once.
+public final class ProbedAsset: @unchecked Sendable {
+    /// The name errors and the manifest use (a batch's relative path, or the path given).
+    public let name: String
+    /// The file, or nil for bytes in memory.
+    public let url: URL?
+    /// Size in bytes (from `fstat`), nil when the file could not be opened.
+    public let size: Int?
+    /// Modification time, seconds since 1970; for bytes in memory, what the caller gave.
+    public let modified: Double?
+    /// The sniffed format; nil when unreadable, empty or not a format the toolkit reads.
+    public let format: SourceFormat?
+    /// What the headers say: capture date, Live Photo identifier, declared duration.
+    public let captureDate: CaptureDate?
+    public let contentIdentifier: String?
+    public let durationSeconds: Double?
+    /// Why the file could not be opened (`read`) or recognised (`sniff`); nil when it was.
+    public let error: AssetError?
+
+    /// Where every later read comes from (nil when the open failed, or while detached).
+    private(set) var input: (any ByteSource)?
+    /// A movie's or audio file's libav open, made by the probe when asked to keep it.
+    private(set) var media: Result<MediaFile, AssetError>?
+
+    private init(name: String, url: URL?, input: (any ByteSource)?, size: Int?, modified: Double?,
+                 format: SourceFormat?, metadata: HeaderMetadata?, media: Result<MediaFile, AssetError>?,
+                 error: AssetError?) {
+        self.name = name
+        self.url = url
+        self.input = input
+        self.size = size
+        self.modified = modified
+        self.format = format
+        self.captureDate = metadata?.captureDate
+        self.contentIdentifier = metadata?.contentIdentifier
+        self.durationSeconds = metadata?.durationSeconds
+        self.media = media
+        self.error = error
+    }
+
+    /// Opens and probes the file at `url`; `name` (default: its path) names it in errors.
+    /// - Parameter keepMediaOpen: for movies and audio, open libav fully (streams probed) and
+    ///   keep the open for the processor; false when many probes are made before any is
+    ///   processed (a batch pairing Live Photos): only the container header is read then.
+    public static func open(_ url: URL, name: String? = nil, keepMediaOpen: Bool = true) -> ProbedAsset {
+        let name = name ?? url.path
+        let file: FileBytes
+        switch RegularFile.open(url.path) {
+        case .success(let opened): file = FileBytes(file: opened)
+        case .failure(let error):
+            return ProbedAsset(name: name, url: url, input: nil, size: nil, modified: nil, format: nil, metadata: nil,
+                               media: nil, error: AssetError(file: name, stage: .read, message: error.message))
+        }
+        return probe(file, name: name, url: url, modified: file.modified, keepMediaOpen: keepMediaOpen)
+    }
+
+    /// Probes bytes already in memory (an upload). `name` is the original file name, which
+    /// file-name dates read; `modified` stands in for the file's modification time.
+    public convenience init(data: [UInt8], name: String, modified: Double? = nil) {
+        let probed = ProbedAsset.probe(MemoryBytes(bytes: data), name: name, url: nil, modified: modified,
+                                       keepMediaOpen: true)
+        self.init(name: name, url: nil, input: probed.input, size: probed.size, modified: modified,
+                  format: probed.format, metadata: HeaderMetadata(captureDate: probed.captureDate,
+                                                                  contentIdentifier: probed.contentIdentifier,
+                                                                  durationSeconds: probed.durationSeconds),
+                  media: probed.media, error: probed.error)
+    }
+
+    private static func probe(_ input: any ByteSource, name: String, url: URL?, modified: Double?,
+                              keepMediaOpen: Bool) -> ProbedAsset {
+        let fileName = url?.lastPathComponent ?? (name as NSString).lastPathComponent
+        func made(format: SourceFormat?, metadata: HeaderMetadata?, media: Result<MediaFile, AssetError>? = nil,
+                  error: AssetError?) -> ProbedAsset {
+            ProbedAsset(name: name, url: url, input: input, size: input.size, modified: modified, format: format,
+                        metadata: metadata, media: media, error: error)
+        }
+        guard input.size > 0 else {
+            return made(format: nil, metadata: nil, error: AssetError(file: name, stage: .sniff, message: "empty file"))
+        }
+        guard let head = input.read(0, min(input.size, FormatSniffer.prefixLength)),
+              let format = FormatSniffer.sniff(head) else {
+            return made(format: nil, metadata: nil, error: AssetError(
+                file: name, stage: .sniff,
+                message: "unsupported or unrecognised format (not a media file this toolkit reads)"))
+        }
+        if format.isImage {
+            let metadata = HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified)
+            return made(format: format, metadata: metadata, error: nil)
+        }
+        if keepMediaOpen {
+            let media: Result<MediaFile, AssetError>
+            do throws(AssetError) { media = .success(try MediaFile(input: input, name: name)) } catch {
+                media = .failure(error)
+            }
+            let opened = try? media.get()
+            let metadata = HeaderMetadata.read(
+                input, format: format, fileName: fileName, modified: modified,
+                container: opened.map { ContainerMetadataReader.Metadata(tags: $0.containerTags,
+                                                                         durationSeconds: $0.durationSeconds) })
+            return made(format: format, metadata: metadata, media: media, error: nil)
+        }
+        let metadata = HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified,
+                                           container: ContainerMetadataReader.read(input))
+        return made(format: format, metadata: metadata, error: nil)
+    }
+
+    /// The movie's or audio file's libav open: the probe's own when it kept one (handed over
+    /// once), else a new one through the same descriptor.
+    func takeMedia() throws(AssetError) -> MediaFile {
+        if let media {
+            self.media = nil
+            return try media.get()
+        }
+        return try MediaFile(input: try openInput(), name: name)
+    }
+
+    /// Closes the file after probing (a batch larger than its descriptor budget); the next
+    /// read reopens it by path and fails if its size or modification time changed meanwhile.
+    func detach() {
+        guard url != nil, error == nil else { return }
+        input = nil
+        media = nil
+    }
+
+    /// The probe's input, reopened when detached.
+    private func openInput() throws(AssetError) -> any ByteSource {
+        if let input { return input }
+        guard let url, error == nil else { throw AssetError(file: name, stage: .read, message: "the file is not open") }
+        switch RegularFile.open(url.path) {
+        case .success(let file):
+            guard file.size == size, file.modified == modified else {
+                close(file.descriptor)
+                throw AssetError(file: name, stage: .read, message: "the file changed during the run")
+            }
+            let reopened = FileBytes(file: file, cacheHead: false)
+            input = reopened
+            return reopened
+        case .failure(let failure):
+            throw AssetError(file: name, stage: .read, message: failure.message)
+        }
+    }
+
+    /// Frees what a waiting probe need not hold: the cached head and a kept libav open.
+    func releaseBuffers() {
+        (input as? FileBytes)?.dropHead()
+        media = nil
+    }
+
+    /// Reads the content and its SHA-256 through the probe's descriptor: a still whole into
+    /// memory (refused beyond `maxBytes`, checked from `fstat` before anything is read); a
+    /// movie or audio file streamed through the digest, only its head kept (libav reads the
+    /// rest itself). Throws `read` (I/O) or `limits` (too large).
+    public func load(maxBytes: Int = Defaults.maxBytes) throws(AssetError) -> SourceFile {
+        if let error, error.stage == .read { throw error }
+        let input = try openInput()
+        let size = input.size
+        let streamed = format.map { $0.isVideo || $0.isAudio } ?? false
+        if !streamed && size > maxBytes {
+            throw AssetError(file: name, stage: .limits,
+                             message: "\(size) bytes is over the limit of \(maxBytes) bytes for a still image")
+        }
+        if let memory = input as? MemoryBytes {
+            return SourceFile(url: url, name: name, bytes: memory.bytes, size: size, modified: modified,
+                              sha256: ContentDigest.sha256(memory.bytes))
+        }
+        let digest = ContentDigest()
+        func failure(_ code: Int) -> AssetError {
+            AssetError(file: name, stage: .read, message: String(cString: strerror(Int32(clamping: -code))))
+        }
+        if streamed {
+            var chunk = [UInt8](repeating: 0, count: SourceFile.chunkLength)
+            var offset = 0
+            while true {
+                let n = chunk.withUnsafeMutableBytes { input.copy(into: $0, at: offset) }
+                if n < 0 { throw failure(n) }
+                if n == 0 { break }
+                chunk.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+                offset += n
+            }
+            let head = input.read(0, min(size, SourceFile.mediaHeadLength)) ?? []
+            return SourceFile(url: url, name: name, bytes: head, size: offset, modified: modified, sha256: digest.hex())
+        }
+        var bytes = [UInt8](repeating: 0, count: size)
+        let n = bytes.withUnsafeMutableBytes { input.copy(into: $0, at: 0) }
+        if n < 0 { throw failure(n) }
+        if n < size { bytes.removeLast(size - n) }
+        bytes.withUnsafeBytes { digest.update($0) }
+        return SourceFile(url: url, name: name, bytes: bytes, size: bytes.count, modified: modified,
+                          sha256: digest.hex())
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// The stage after decoding, the same for every source: colours and the ThumbHash
+/// placeholder from a ≤ 100 px box-averaged copy of the decode, then one resize + encode per
+/// rendition spec, all from the one decoded image in memory.
+///
+/// Runs on the processor's worker thread right after a source's `decode`. Costs the
+/// analysis (a few milliseconds) plus one resize and one encode per spec.
+public enum RenditionStep {
+    /// Fills `result.colors`, `result.placeholder` (when `analyzeColors`) and appends one
+    /// rendition per spec. Throws `analyze` or `encode` errors naming `name`.
+    public static func run(_ image: SourceImage, specs: [RenditionSpec], analyzeColors: Bool, name: String,
+                           into result: inout AssetResult) throws(AssetError) {
+        var clock = StageClock()
+        if analyzeColors {
+            let pixels: AnalysisPixels
+            do throws(VipsError) { pixels = try AnalysisPixels(image.decoded) } catch {
+                throw AssetError(file: name, stage: .analyze, message: error.message)
+            }
+            result.colors = ImageColorAnalyzer.analyze(width: pixels.width, height: pixels.height, rgba: pixels.rgba)
+            if let hash = ThumbHash.encode(width: pixels.width, height: pixels.height, rgba: pixels.rgba) {
+                result.placeholder = Placeholder(thumbhash: Data(hash).base64EncodedString())
+            }
+            result.timings.analyze += clock.lap()
+        }
+        for spec in specs {
+            do throws(VipsError) {
+                result.renditions.append(try RenditionRenderer.render(
+                    image.decoded, spec: spec, sourceWidth: image.width, sourceHeight: image.height,
+                    allowUpscale: image.upscale))
+            } catch { throw AssetError(file: name, stage: .encode, message: "\(spec.role): \(error.message)") }
+        }
+        result.timings.encode += clock.lap()
+    }
+}

@@ -1,0 +1,29 @@
+/// Audio files with cover art (MP3, M4A, FLAC, Ogg): the embedded picture is decoded like a
+/// photo (`kind: artwork`); a file without one fails with reason `noArtwork`.
+///
+/// Made by the registry for sniffed audio formats. Costs the container open, one copy of the
+/// picture's bytes and its decode.
+public struct ArtworkSource: FileSource {
+    let probe: ProbedAsset
+
+    public static func accepts(_ probe: ProbedAsset) -> Bool { probe.format?.isAudio == true }
+
+    public init(probe: ProbedAsset, content: SourceFile) {
+        self.probe = probe
+    }
+
+    public func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage {
+        result.kind = .artwork
+        let cover = try probe.takeMedia().coverArt()
+        guard let coverFormat = FormatSniffer.sniff(cover.bytes), coverFormat.isImage else {
+            throw AssetError(file: probe.name, stage: .probe, reason: .noArtwork,
+                             message: "the embedded artwork is not an image this toolkit reads")
+        }
+        let decoded = cover.bytes.withUnsafeBytes { raw in
+            Result { () throws(AssetError) -> SourceImage in
+                try StillDecoding.decode(raw, format: coverFormat, name: probe.name, plan: plan, into: &result)
+            }
+        }
+        return try decoded.get()
+    }
+}

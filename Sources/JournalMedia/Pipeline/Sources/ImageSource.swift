@@ -1,0 +1,60 @@
+/// Something the processor can turn into renditions: it yields the one decoded image every
+/// rendition, the colours and the placeholder are made from (`RenditionStep`), and records
+/// what it learns about the asset (kind, display size, orientation, movie facts).
+///
+/// Conformers: `PhotoSource` (stills and icons), `VideoSource` (a movie's poster frame),
+/// `ArtworkSource` (an audio file's cover) — found for a file by `SourceRegistry` — and
+/// sources without a file (a rendered card), which a caller hands to
+/// `AssetProcessor.process(_:name:)` directly. `decode` runs on the processor's worker
+/// thread; it costs one decode at the size `plan` asks for.
+public protocol ImageSource {
+    /// Decodes at the size `plan` derives from the source's dimensions, filling what it
+    /// learns into `result`. Throws an `AssetError` naming the stage that failed.
+    func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage
+}
+
+/// A kind of input file: a source that can be made from a probed file. Adding a kind of
+/// file is one type conforming to this plus one line in `SourceRegistry.fileSources`.
+public protocol FileSource: ImageSource {
+    /// Whether this source reads the probed file (usually by its sniffed format).
+    static func accepts(_ probe: ProbedAsset) -> Bool
+    /// A source for the probed file whose content has been loaded.
+    init(probe: ProbedAsset, content: SourceFile)
+}
+
+/// The one decoded image a source yields, with the size the renditions are fitted from.
+public struct SourceImage {
+    public let decoded: DecodedImage
+    /// The source's display size (a vector's intrinsic size, a movie's rotated size).
+    public let width: Int
+    public let height: Int
+    /// Whether renditions may be larger than the source (vector drawings, cards).
+    public let upscale: Bool
+
+    public init(decoded: DecodedImage, width: Int, height: Int, upscale: Bool) {
+        self.decoded = decoded
+        self.width = width
+        self.height = height
+        self.upscale = upscale
+    }
+}
+
+/// What a source is asked for: the renditions (so it can decode at the size the largest
+/// one needs, never more) and the limits that apply before any pixel is decoded.
+public struct DecodePlan: Sendable {
+    public let renditions: [RenditionSpec]
+    public let maxPixels: Int
+
+    /// The size the single decode must reach for a source of `width`×`height`: the largest
+    /// box any rendition needs.
+    public func box(width: Int, height: Int, upscale: Bool) -> (width: Int, height: Int) {
+        var decodeWidth = 1, decodeHeight = 1
+        for spec in renditions {
+            let size = RenditionRenderer.scaledSize(for: spec, sourceWidth: width, sourceHeight: height,
+                                                    allowUpscale: upscale)
+            decodeWidth = max(decodeWidth, size.width)
+            decodeHeight = max(decodeHeight, size.height)
+        }
+        return (decodeWidth, decodeHeight)
+    }
+}

@@ -1,0 +1,76 @@
+/// Still images — photos, and icons (vector drawings, small images with real transparency):
+/// the header read first (size, orientation, pixel limit), then one decode with
+/// shrink-on-load at the size the largest rendition needs.
+///
+/// Made by the registry for every sniffed image format. Costs a header parse plus one decode.
+public struct PhotoSource: FileSource {
+    let bytes: [UInt8]
+    let format: SourceFormat?
+    let name: String
+
+    public static func accepts(_ probe: ProbedAsset) -> Bool { probe.format?.isImage == true }
+
+    public init(probe: ProbedAsset, content: SourceFile) {
+        bytes = content.bytes
+        format = probe.format
+        name = probe.name
+    }
+
+    public func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage {
+        guard let format else {
+            throw AssetError(file: name, stage: .sniff, reason: .unsupportedFormat, message: "not an image")
+        }
+        result.kind = .photo
+        let decoded = bytes.withUnsafeBytes { raw in
+            Result { () throws(AssetError) -> SourceImage in
+                try StillDecoding.decode(raw, format: format, name: name, plan: plan, into: &result)
+            }
+        }
+        let image = try decoded.get()
+        if StillDecoding.isIcon(format: format, width: image.width, height: image.height,
+                                transparent: image.decoded.hasRealTransparency) {
+            result.kind = .icon
+        }
+        return image
+    }
+}
+
+/// The still-image decode shared by photos and audio cover art.
+enum StillDecoding {
+    /// Icons (Workout, MotionActivity, StateOfMind, GenericMedia items): vector drawings, and
+    /// PNG/WebP/GIF images with real transparency no larger than `Defaults.iconMaximumSide`.
+    static func isIcon(format: SourceFormat, width: Int, height: Int, transparent: Bool) -> Bool {
+        if format.isVector { return true }
+        return [.png, .webp, .gif].contains(format) && transparent && max(width, height) <= Defaults.iconMaximumSide
+    }
+
+    /// Header, pixel limit, one decode; fills size and orientation into `result`.
+    static func decode(_ bytes: UnsafeRawBufferPointer, format: SourceFormat, name: String, plan: DecodePlan,
+                       into result: inout AssetResult) throws(AssetError) -> SourceImage {
+        func fail(_ stage: ProcessingStage, _ reason: AssetErrorReason?, _ message: String) -> AssetError {
+            AssetError(file: name, stage: stage, reason: reason, message: message)
+        }
+        let header: ImageHeader
+        do throws(VipsError) { header = try ImageHeaderReader.read(bytes, format: format) } catch {
+            throw fail(.probe, nil, "cannot read the \(format.rawValue.uppercased()) header: \(error.message)")
+        }
+        result.width = header.displayWidth
+        result.height = header.displayHeight
+        result.orientation = header.orientation
+        guard header.pixelCount <= plan.maxPixels else {
+            throw fail(.limits, .overPixelLimit,
+                       "\(header.storedWidth)×\(header.storedHeight) is \(header.pixelCount) pixels, over the limit of \(plan.maxPixels)")
+        }
+        let upscale = format.isVector
+        let box = plan.box(width: header.displayWidth, height: header.displayHeight, upscale: upscale)
+        let decoded: DecodedImage
+        do throws(VipsError) {
+            decoded = try ImageDecoder.decode(bytes, header: header, width: box.width, height: box.height,
+                                              allowUpscale: upscale)
+        } catch {
+            throw fail(.decode, nil, "cannot decode the \(format.rawValue.uppercased()) pixels: \(error.message)")
+        }
+        // Vector sources may report a different intrinsic size once rendered; the header's wins.
+        return SourceImage(decoded: decoded, width: header.displayWidth, height: header.displayHeight, upscale: upscale)
+    }
+}

@@ -1,0 +1,37 @@
+/// Movies (MOV, MP4, M4V, 3GP): one libav open (the probe's, through its descriptor) gives
+/// the video's facts and a poster frame — a keyframe, rotated upright, HDR tone-mapped —
+/// which feeds the same renditions as a photo.
+///
+/// Made by the registry for sniffed movie formats. Costs the container open and one
+/// keyframe decode (more candidates when the first is nearly black).
+public struct VideoSource: FileSource {
+    let probe: ProbedAsset
+
+    public static func accepts(_ probe: ProbedAsset) -> Bool { probe.format?.isVideo == true }
+
+    public init(probe: ProbedAsset, content: SourceFile) {
+        self.probe = probe
+    }
+
+    public func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage {
+        result.kind = .video
+        let media = try probe.takeMedia()
+        let info = try media.videoInfo()
+        result.width = info.displayWidth
+        result.height = info.displayHeight
+        result.orientation = 1
+        guard info.codedWidth * info.codedHeight <= plan.maxPixels else {
+            throw AssetError(file: probe.name, stage: .limits, reason: .overPixelLimit,
+                             message: "\(info.codedWidth)×\(info.codedHeight) video frames are over the limit of \(plan.maxPixels) pixels")
+        }
+        let box = plan.box(width: info.displayWidth, height: info.displayHeight, upscale: false)
+        let poster = try media.posterFrame(PosterOptions(maxDimension: max(box.width, box.height)))
+        result.video = VideoRecord(info: info, posterTimeSeconds: poster.timeSeconds, toneMapped: poster.toneMapped)
+        let image: VipsImageHandle
+        do throws(VipsError) {
+            image = try VipsImageHandle.copyingPackedRGB(poster.rgb, width: poster.width, height: poster.height)
+        } catch { throw AssetError(file: probe.name, stage: .decode, message: error.message) }
+        return SourceImage(decoded: DecodedImage(image: image, hasRealTransparency: false),
+                           width: info.displayWidth, height: info.displayHeight, upscale: false)
+    }
+}
