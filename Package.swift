@@ -27,9 +27,35 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]),
         // glibc's malloc.h, for the command-line tool's allocator settings (AllocatorTuning).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        // The architecture, bottom up; arrows point one way. Only the four targets in the middle
+        // import C: each one library (libexif, libvips, libav), and the pipeline libcrypto.
+        // Core: model, manifest, colour maths, ThumbHash, dates, byte readers, HEIF boxes. No C.
+        .target(
+            name: "JournalMediaCore",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Metadata: container walks (JPEG, PNG, RIFF, HEIF, TIFF), EXIF via libexif, the Apple
+        // MakerNote, XMP, capture-date resolution.
+        .target(
+            name: "JournalMediaMetadata",
+            dependencies: ["JournalMediaCore", "CExif"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
+        .target(
+            name: "JournalMediaImaging",
+            dependencies: ["JournalMediaCore", "CVips"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Video: libav open (custom I/O), probe, poster frames, tone-mapping, cover art, and
+        // the HEVC decode of HEIC stills.
+        .target(
+            name: "JournalMediaVideo",
+            dependencies: ["JournalMediaCore", "CFFmpeg"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Pipeline: probes, sources and their registry, the rendition step, Live Photo pairing,
+        // batches. Re-exports the layers below, so `import JournalMedia` is all a user writes.
         .target(
             name: "JournalMedia",
-            dependencies: ["CVips", "CFFmpeg", "CExif", "CCrypto"],
+            dependencies: ["JournalMediaCore", "JournalMediaMetadata", "JournalMediaImaging", "JournalMediaVideo",
+                           "CCrypto"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "journal-media",
@@ -46,7 +72,8 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "JournalMediaTests",
-            dependencies: ["JournalMedia", "CExif", "CVips"],
+            dependencies: ["JournalMedia", "JournalMediaCore", "JournalMediaMetadata", "JournalMediaImaging",
+                           "JournalMediaVideo", "CExif", "CVips", "CFFmpeg"],
             resources: [],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]

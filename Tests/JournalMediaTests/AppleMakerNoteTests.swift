@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// The Live Photo identifier of a still: our Apple MakerNote parser behind libexif's raw
 /// MakerNote entry, read the way the pipeline reads it (`HeaderMetadata`, `ExifBlock`), on

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// `Batch` on folders of samples: manifest, output tree, re-runs, atomic writes.
 @Suite struct BatchTests {

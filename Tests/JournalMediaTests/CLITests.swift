@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// The `journal-media` executable: exit statuses, stderr, presets, interrupted runs.
 @Suite(.serialized) struct CLITests {

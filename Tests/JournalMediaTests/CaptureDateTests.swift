@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// Capture dates read from the samples in Samples/dates (made by
 /// Tests/SampleMaker/make-date-samples.sh with exiftool and ffmpeg), compared with the

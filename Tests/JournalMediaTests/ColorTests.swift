@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 @Suite struct ForegroundTests {
     func hex(_ s: String) throws -> RGBColor { try RGBColor.parse(s) }

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// Opt-in comparison of the in-process HEIC path with libvips' heifload over every HEIC/HEIF
 /// in the development corpus. Not part of `make test`; run it with
@@ -32,7 +36,8 @@ import Testing
                         .map { String(format: "%.2f", $0) }.joined(separator: " ")
                 }
                 print(String(format: "CORPUS-HEIC %@ | box %d | %@ | %d×%d | MAD %@ | new %.0f ms, libvips %.0f ms", name,
-                             box, fast.route == .heifHEVC ? "hevc" : "fallback", fast.image.width, fast.image.height,
+                             box, bytes.withUnsafeBytes({ HEIFHEVCDecoder.decode($0, boxWidth: box, boxHeight: box) }) != nil
+                                ? "hevc" : "fallback", fast.image.width, fast.image.height,
                              difference, fastTime * 1000, vipsTime * 1000))
             } catch {
                 print("CORPUS-HEIC \(name) | box \(box) | error: \(error)")
@@ -43,8 +48,9 @@ import Testing
     static func decode(_ bytes: [UInt8], box: Int, fastPath: Bool) throws -> DecodedImage {
         try bytes.withUnsafeBytes { buffer in
             let header = try ImageHeaderReader.read(buffer, format: .heic)
-            return try ImageDecoder.decode(buffer, header: header, width: box, height: box, allowUpscale: false,
-                                           heifFastPath: fastPath)
+            return fastPath
+                ? try StillDecoding.pixels(buffer, header: header, box: (box, box), upscale: false)
+                : try ImageDecoder.decode(buffer, header: header, width: box, height: box, allowUpscale: false)
         }
     }
 

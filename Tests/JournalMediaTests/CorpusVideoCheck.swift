@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// Opt-in check of the video layer and the Live Photo identifier reader over the development
 /// corpus (../shared/corpus), against ExifTool's and ffprobe's readings. Not part of

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// `MediaFile.coverArt()`: the embedded picture's bytes as stored, or a "no artwork" error.
 @Suite struct CoverArtTests {

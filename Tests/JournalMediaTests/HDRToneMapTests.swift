@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// The table-driven HDR tone-map (`HDRToneMapper`) against libavfilter's zscale + tonemap graph
 /// (`HDRFilterGraphToneMapper`) it replaced, on the same decoded frame: mean luma and

@@ -1,5 +1,9 @@
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// The libjpeg scale picked for a decode: the smallest image that still covers the target.
 @Suite struct JPEGShrinkTests {

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// Videos, Live Photos, audio artwork and icons through the whole pipeline (`Batch`), on the
 /// samples made by Tests/SampleMaker/make-media-samples.sh.

@@ -1,5 +1,9 @@
 import Foundation
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// The video, Live Photo and audio samples made by Tests/SampleMaker/make-media-samples.sh,
 /// and the identifiers that script wrote into them.

@@ -2,6 +2,10 @@ import CExif
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// No rendition carries EXIF, GPS, XMP, IPTC or ICC data, in any output format.
 @Suite struct MetadataStrippingTests {

@@ -2,6 +2,10 @@ import CVips
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// Every EXIF orientation (1–8): a JPEG is stored transformed by the inverse of the
 /// orientation and tagged with it; its renditions must show the scene upright.

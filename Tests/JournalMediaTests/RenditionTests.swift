@@ -2,6 +2,10 @@ import CVips
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// The photo pipeline on the committed samples: sizes, orientation, colour, alpha, vectors.
 @Suite struct RenditionTests {

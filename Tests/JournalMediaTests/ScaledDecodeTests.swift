@@ -2,6 +2,10 @@ import CVips
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// The fast decode paths (libjpeg DCT scaling, the HEIC decode) keep what the slow ones
 /// guarantee: renditions upright, converted to sRGB, with no profile left in them.

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// `SourceFile` and `ContentDigest`: the digest is SHA-256, images are held whole, movies
 /// are streamed through the digest with only their head kept, and the movie still plays.

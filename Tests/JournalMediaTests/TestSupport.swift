@@ -1,6 +1,10 @@
 import CExif
 import Foundation
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// Paths and helpers shared by the tests. Everything runs on the committed files in
 /// Samples/ or on files the tests make with libvips.

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// `MediaFile.posterFrame(_:)` on the video samples, checked on pixels: upright, not black,
 /// HDR not washed out.

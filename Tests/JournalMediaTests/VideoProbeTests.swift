@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaMetadata
+@testable import JournalMediaVideo
 
 /// `MediaFile.videoInfo()` on the video samples: what ffprobe shows for them (commands in
 /// Tests/SampleMaker/make-media-samples.sh), and clean typed failures on everything else.

@@ -1,4 +1,8 @@
 import Foundation
+import JournalMediaCore
+import JournalMediaImaging
+import JournalMediaMetadata
+import JournalMediaVideo
 
 /// Turns one asset into an `AssetResult`: probe (one open, one sniff, one metadata walk),
 /// load and digest through the same descriptor, the source for its kind (`SourceRegistry`)

@@ -1,4 +1,8 @@
 import Foundation
+import JournalMediaCore
+import JournalMediaImaging
+import JournalMediaMetadata
+import JournalMediaVideo
 
 /// Writes a file so that its final name only ever holds complete contents: the bytes go to
 /// a hidden temporary file in the same folder (`.<name>.<random>.jmtmp`), which is then

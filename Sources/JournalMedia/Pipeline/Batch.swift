@@ -1,4 +1,8 @@
 import Foundation
+import JournalMediaCore
+import JournalMediaImaging
+import JournalMediaMetadata
+import JournalMediaVideo
 
 /// Where a running batch stands; handed to the progress callback after every asset.
 public struct BatchProgress: Sendable {

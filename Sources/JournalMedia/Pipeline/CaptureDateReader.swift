@@ -1,4 +1,8 @@
 import Foundation
+import JournalMediaCore
+import JournalMediaImaging
+import JournalMediaMetadata
+import JournalMediaVideo
 
 /// What `journal-media inspect` reports for one file: its format and capture date, read from
 /// headers only.
@@ -67,7 +71,7 @@ struct HeaderMetadata {
     var contentIdentifier: String?
     var durationSeconds: Double?
 
-    static let contentIdentifierKey = "com.apple.quicktime.content.identifier"
+    static let contentIdentifierKey = LivePhotoIdentifier.quickTimeKey
 
     static func read(_ source: some ByteSource, format: SourceFormat, fileName: String, modified: Double?,
                      container: ContainerMetadataReader.Metadata? = nil) -> HeaderMetadata {
@@ -93,8 +97,6 @@ struct HeaderMetadata {
     }
 
     /// An identifier with surrounding blanks removed; nil when empty.
-    static func identifier(_ raw: String) -> String? {
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\0")))
-        return trimmed.isEmpty ? nil : trimmed
-    }
+    static func identifier(_ raw: String) -> String? { LivePhotoIdentifier.normalized(raw) }
+
 }

@@ -1,4 +1,8 @@
 import Foundation
+import JournalMediaCore
+import JournalMediaImaging
+import JournalMediaMetadata
+import JournalMediaVideo
 
 /// One input, probed once: opened once (`open` + `fstat`), its head read once, its format
 /// sniffed once, its metadata walked once (EXIF + Apple MakerNote + XMP + PNG text for
@@ -199,5 +203,13 @@ public final class ProbedAsset: @unchecked Sendable {
         bytes.withUnsafeBytes { digest.update($0) }
         return SourceFile(url: url, name: name, bytes: bytes, size: bytes.count, modified: modified,
                           sha256: digest.hex())
+    }
+}
+
+extension SourceFile {
+    /// Opens, probes and loads `url` (a convenience over `ProbedAsset`). Throws an
+    /// `AssetError` at stage `read` naming the file.
+    public static func read(_ url: URL, displayName: String? = nil) throws(AssetError) -> SourceFile {
+        try ProbedAsset.open(url, name: displayName, keepMediaOpen: false).load(maxBytes: Int.max)
     }
 }

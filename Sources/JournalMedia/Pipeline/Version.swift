@@ -1,3 +1,7 @@
+import JournalMediaCore
+import JournalMediaImaging
+import JournalMediaMetadata
+import JournalMediaVideo
 
 /// The toolkit's version and the versions of the C libraries it runs on.
 public enum Version {

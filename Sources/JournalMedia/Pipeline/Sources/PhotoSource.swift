@@ -1,3 +1,7 @@
+import JournalMediaCore
+import JournalMediaImaging
+import JournalMediaMetadata
+import JournalMediaVideo
 /// Still images — photos, and icons (vector drawings, small images with real transparency):
 /// the header read first (size, orientation, pixel limit), then one decode with
 /// shrink-on-load at the size the largest rendition needs.
@@ -65,12 +69,24 @@ enum StillDecoding {
         let box = plan.box(width: header.displayWidth, height: header.displayHeight, upscale: upscale)
         let decoded: DecodedImage
         do throws(VipsError) {
-            decoded = try ImageDecoder.decode(bytes, header: header, width: box.width, height: box.height,
-                                              allowUpscale: upscale)
+            decoded = try pixels(bytes, header: header, box: box, upscale: upscale)
         } catch {
             throw fail(.decode, nil, "cannot decode the \(format.rawValue.uppercased()) pixels: \(error.message)")
         }
         // Vector sources may report a different intrinsic size once rendered; the header's wins.
         return SourceImage(decoded: decoded, width: header.displayWidth, height: header.displayHeight, upscale: upscale)
+    }
+
+    /// The decode: HEICs through libavcodec's HEVC decoder + swscale when the file is one
+    /// that path handles (single images and grids, 8-bit, no alpha), else libvips.
+    static func pixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
+                       upscale: Bool) throws(VipsError) -> DecodedImage {
+        if header.format == .heic, !upscale,
+           let fast = HEIFHEVCDecoder.decode(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
+                                             expectedSize: (header.displayWidth, header.displayHeight)) {
+            return try ImageDecoder.decode(heic: fast)
+        }
+        return try ImageDecoder.decode(bytes, header: header, width: box.width, height: box.height,
+                                       allowUpscale: upscale)
     }
 }

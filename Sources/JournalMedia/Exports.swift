@@ -1,0 +1,4 @@
+// `import JournalMedia` gives a user the whole toolkit: the pipeline (this target) and the
+// public types of the layers below it (model, colours, dates; the opaque decoded image).
+@_exported import JournalMediaCore
+@_exported import JournalMediaImaging

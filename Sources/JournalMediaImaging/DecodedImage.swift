@@ -1,0 +1,240 @@
+import CVips
+import JournalMediaCore
+
+/// A source decoded once, at the size the largest rendition needs, upright, 8-bit sRGB (or
+/// 8-bit grey), with every metadata field removed, held in memory so that each rendition
+/// resizes from it without decoding again.
+///
+/// Made by `ImageDecoder.decode` (or a source such as a movie's poster or a card); its cost
+/// is the decode with shrink-on-load (JPEG DCT scaling, WebP/SVG/PDF scale on load, HEIF
+/// embedded thumbnails when big enough) plus one copy into memory (about width × height ×
+/// bands bytes). Opaque outside the toolkit: sources hand it to `RenditionStep`.
+public final class DecodedImage {
+    let image: VipsImageHandle
+    /// The source has an alpha channel with at least one pixel below fully opaque.
+    public let hasRealTransparency: Bool
+
+    package init(image: VipsImageHandle, hasRealTransparency: Bool) {
+        self.image = image
+        self.hasRealTransparency = hasRealTransparency
+    }
+}
+
+/// Decodes an image from memory with libvips' `thumbnail_buffer`: shrink-on-load, EXIF
+/// orientation applied to the pixels, embedded ICC profiles (CMYK, Adobe RGB, Display P3,
+/// …) converted to sRGB, 16-bit reduced to 8-bit.
+///
+/// Runs on the calling thread (one libvips worker thread); costs one decode at the target size.
+package enum ImageDecoder {
+    /// Decodes `bytes` so the result fits `width`×`height` (display orientation).
+    /// - Parameter allowUpscale: true for vector sources, which are rendered at the size
+    ///   asked for; raster sources are never enlarged.
+    /// An embedded profile that lcms cannot use (malformed, a device link or named-colour
+    /// profile, or for another colour space) does not lose the image: its colours are taken
+    /// as they are, without colour management (a HEIC is not decoded twice for that).
+    /// HEICs that the in-process HEVC path decodes (`HEIFHEVCDecoder`, in the video layer)
+    /// come in through `decode(heic:)` instead.
+    package static func decode(
+        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool
+    ) throws(VipsError) -> DecodedImage {
+        let transforms = header.hasProfile || header.colourSpace == .cmyk
+        return try withoutUnusableProfile(transforms: transforms) { colourManaged throws(VipsError) in
+            try decodeWithLibvips(bytes, header: header, width: width, height: height,
+                                  allowUpscale: allowUpscale, colourManaged: colourManaged)
+        }
+    }
+
+    /// Runs `attempt` colour-managed and, if that fails while a colour transform was part of
+    /// it (`transforms`), once more without colour management. The decision cannot rest on
+    /// libvips' error text: its error buffer is process-wide, so with several images decoding
+    /// at once a failure's text can be another thread's. A file that is broken for other
+    /// reasons fails twice and reports the second attempt's error.
+    private static func withoutUnusableProfile(
+        transforms: Bool, _ attempt: (_ colourManaged: Bool) throws(VipsError) -> DecodedImage
+    ) throws(VipsError) -> DecodedImage {
+        do {
+            return try attempt(true)
+        } catch where transforms {
+            return try attempt(false)
+        }
+    }
+
+    /// libvips' decode: shrink-on-load (JPEG DCT scaling, see `jpegShrink`), orientation,
+    /// profile conversion when `colourManaged`, 8-bit sRGB, held in memory without metadata.
+    private static func decodeWithLibvips(
+        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
+        colourManaged: Bool
+    ) throws(VipsError) -> DecodedImage {
+        let thumbnail: VipsOperationCall
+        if header.format == .jpeg, !allowUpscale,
+           let shrink = jpegShrink(header, width: width, height: height), shrink > 1 {
+            // JPEG: libvips' thumbnail only lets libjpeg scale the DCT while the rest of the
+            // reduction is at least 2×, so a 12 MP photo made into a 1600 px image is decoded
+            // whole. Like Pillow's draft mode, decode at the smallest 1/2, 1/4 or 1/8 scale
+            // that still covers the target, then reduce the rest with lanczos3.
+            let load = try VipsOperationCall("jpegload_buffer")
+            try load.set("buffer", .borrowedBlob(bytes))
+            try load.set("shrink", .int(shrink))
+            try load.set("fail_on", .nick("truncated"))
+            try load.build()
+            thumbnail = try VipsOperationCall("thumbnail_image")
+            try thumbnail.set("in", .image(try load.outputImage()))
+        } else {
+            thumbnail = try VipsOperationCall("thumbnail_buffer")
+            try thumbnail.set("buffer", .borrowedBlob(bytes))
+            // A truncated file must fail rather than come out grey at the bottom. libvips 8.14's
+            // thumbnail_buffer only passes fail_on to the loader through the option string.
+            try thumbnail.set("option_string", .string("fail_on=truncated"))
+        }
+        try thumbnail.set("width", .int(max(1, width)))
+        try thumbnail.set("height", .int(max(1, height)))
+        try thumbnail.set("size", .nick(allowUpscale ? "both" : "down"))
+        // libvips 8.14's thumbnail converts an RGB image with an embedded profile (Display
+        // P3, Adobe RGB, …) only when an export profile is named, and with an export profile
+        // but no import profile it shifts untagged RGB colours; so a tagged image gets both
+        // (sRGB as the fallback import) and an untagged one, already taken as sRGB, neither,
+        // which also spares it a needless per-pixel transform. CMYK always goes through a
+        // profile, libvips' CMYK one when none is embedded. Grey is converted only when it
+        // carries its own profile.
+        if colourManaged {
+            switch header.colourSpace {
+            case .rgb where header.hasProfile:
+                try thumbnail.set("import_profile", .string("srgb"))
+                try thumbnail.set("export_profile", .string("srgb"))
+            case .cmyk:
+                try thumbnail.set("import_profile", .string("cmyk"))
+                try thumbnail.set("export_profile", .string("srgb"))
+            case .grey where header.hasProfile, .other where header.hasProfile:
+                try thumbnail.set("export_profile", .string("srgb"))
+            default:
+                break
+            }
+        }
+        try thumbnail.build()
+        var image = try thumbnail.outputImage()
+        image = try eightBitDisplayColour(image)
+        let memory = try image.materialised()
+        for field in memory.fieldNames where !coreFields.contains(field) {
+            memory.removeField(field)
+        }
+        var transparent = false
+        if memory.hasAlpha {
+            transparent = try minimumAlpha(memory) < 255
+            if !transparent {
+                // An alpha channel that is opaque everywhere carries nothing: drop it once here.
+                return DecodedImage(image: try flatten(memory), hasRealTransparency: false)
+            }
+        }
+        return DecodedImage(image: memory, hasRealTransparency: transparent)
+    }
+
+    /// A HEIC decoded by `HEIFHEVCDecoder` (already fitted and upright) as a libvips image,
+    /// converted to sRGB (see `decodedHEIC`); the HEVC decode is done once, only the colour
+    /// conversion is retried without colour management when its profile is unusable.
+    package static func decode(heic fast: HEIFDecodedRGB) throws(VipsError) -> DecodedImage {
+        let transforms = fast.iccProfile != nil || fast.builtInProfile != nil
+        return try withoutUnusableProfile(transforms: transforms) { colourManaged throws(VipsError) in
+            try decodedHEIC(fast, colourManaged: colourManaged)
+        }
+    }
+
+    /// A HEIC decoded by `HEIFHEVCDecoder` (already fitted and upright) as a libvips image:
+    /// converted to sRGB from its ICC profile (relative intent, as libvips' thumbnail does) or
+    /// from libvips' built-in Display P3 profile, then held in memory with no metadata fields.
+    private static func decodedHEIC(_ fast: HEIFDecodedRGB, colourManaged: Bool) throws(VipsError) -> DecodedImage {
+        var image = try VipsImageHandle.copyingPackedRGB(fast.rgb, width: fast.width, height: fast.height)
+        if colourManaged, fast.iccProfile != nil || fast.builtInProfile != nil {
+            let transform = try VipsOperationCall("icc_transform")
+            if let profile = fast.iccProfile {
+                profile.withUnsafeBytes { bytes in
+                    vips_image_set_blob_copy(image.pointer, VIPS_META_ICC_NAME, bytes.baseAddress, bytes.count)
+                }
+                try transform.set("embedded", .bool(true))
+                try transform.set("input_profile", .string("srgb"))
+            } else if let name = fast.builtInProfile {
+                try transform.set("input_profile", .string(name))
+            }
+            try transform.set("in", .image(image))
+            try transform.set("output_profile", .string("srgb"))
+            try transform.set("intent", .nick("relative"))
+            try transform.build()
+            image = try eightBitDisplayColour(try transform.outputImage())
+        }
+        let memory = try image.materialised()
+        for field in memory.fieldNames where !coreFields.contains(field) {
+            memory.removeField(field)
+        }
+        return DecodedImage(image: memory, hasRealTransparency: false)
+    }
+
+    /// The largest libjpeg scale denominator (1, 2, 4 or 8) whose output, ⌈stored / n⌉ on
+    /// each side, still covers the `width`×`height` target box (display orientation), or nil
+    /// when the target is not smaller than the image.
+    static func jpegShrink(_ header: ImageHeader, width: Int, height: Int) -> Int? {
+        let swapped = header.orientation >= 5
+        let targetWidth = swapped ? height : width, targetHeight = swapped ? width : height
+        // The box fitted inside the image: whichever side binds decides the scale.
+        let scale = min(Double(targetWidth) / Double(max(1, header.storedWidth)),
+                        Double(targetHeight) / Double(max(1, header.storedHeight)))
+        guard scale < 1 else { return nil }
+        let neededWidth = Int((Double(header.storedWidth) * scale).rounded(.up))
+        let neededHeight = Int((Double(header.storedHeight) * scale).rounded(.up))
+        for shrink in [8, 4, 2] {
+            let w = (header.storedWidth + shrink - 1) / shrink, h = (header.storedHeight + shrink - 1) / shrink
+            if w >= neededWidth && h >= neededHeight { return shrink }
+        }
+        return 1
+    }
+
+    /// Header fields that are not metadata; everything else (EXIF, XMP, IPTC, ICC, GPS,
+    /// orientation, comments, loader extras) is removed so no rendition can carry it.
+    private static let coreFields: Set<String> = [
+        "width", "height", "bands", "format", "coding", "interpretation",
+        "xoffset", "yoffset", "xres", "yres", "filename",
+    ]
+
+    /// Converts whatever the loader produced (16-bit RGB or grey, CMYK without a profile,
+    /// LAB, float) to 8-bit sRGB, or 8-bit grey for grey sources.
+    private static func eightBitDisplayColour(_ image: VipsImageHandle) throws(VipsError) -> VipsImageHandle {
+        let interpretation = image.interpretation
+        let isGrey = interpretation == VIPS_INTERPRETATION_B_W || interpretation == VIPS_INTERPRETATION_GREY16
+        let ok = image.format == VIPS_FORMAT_UCHAR
+            && (interpretation == VIPS_INTERPRETATION_sRGB || interpretation == VIPS_INTERPRETATION_B_W)
+        if ok { return image }
+        let convert = try VipsOperationCall("colourspace")
+        try convert.set("in", .image(image))
+        try convert.set("space", .nick(isGrey ? "b-w" : "srgb"))
+        try convert.build()
+        var converted = try convert.outputImage()
+        if converted.format != VIPS_FORMAT_UCHAR {
+            let cast = try VipsOperationCall("cast")
+            try cast.set("in", .image(converted))
+            try cast.set("format", .nick("uchar"))
+            try cast.build()
+            converted = try cast.outputImage()
+        }
+        return converted
+    }
+
+    private static func minimumAlpha(_ image: VipsImageHandle) throws(VipsError) -> Double {
+        let extract = try VipsOperationCall("extract_band")
+        try extract.set("in", .image(image))
+        try extract.set("band", .int(image.bands - 1))
+        try extract.build()
+        let alpha = try extract.outputImage()
+        let minimum = try VipsOperationCall("min")
+        try minimum.set("in", .image(alpha))
+        try minimum.build()
+        return try minimum.outputDouble()
+    }
+
+    /// Composites the image on the flatten background and drops the alpha channel.
+    static func flatten(_ image: VipsImageHandle) throws(VipsError) -> VipsImageHandle {
+        let flatten = try VipsOperationCall("flatten")
+        try flatten.set("in", .image(image))
+        let background = image.bands <= 2 ? [Defaults.flattenBackground[0]] : Defaults.flattenBackground
+        try flatten.set("background", .doubles(background))
+        try flatten.build()
+        return try flatten.outputImage()
+    }
+}

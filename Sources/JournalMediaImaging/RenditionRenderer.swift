@@ -1,0 +1,80 @@
+import CVips
+import JournalMediaCore
+
+/// Makes one rendition from a decoded image: one resize (lanczos3), an attention crop for
+/// `cover` specs, flattening on white when the output format has no alpha, and one encode
+/// to memory with all metadata stripped.
+///
+/// Runs once per spec on the processor's thread; costs one resize and one encode.
+package enum RenditionRenderer {
+    /// The size a spec's output takes for a source of `sourceWidth`×`sourceHeight` (display
+    /// orientation), before any `cover` crop. Raster sources are never enlarged.
+    package static func scaledSize(
+        for spec: RenditionSpec, sourceWidth: Int, sourceHeight: Int, allowUpscale: Bool
+    ) -> (width: Int, height: Int) {
+        let w = Double(max(1, sourceWidth)), h = Double(max(1, sourceHeight))
+        let sx = Double(spec.width) / w, sy = Double(spec.height) / h
+        var scale = spec.fit == .inside ? min(sx, sy) : max(sx, sy)
+        if !allowUpscale { scale = min(scale, 1) }
+        return (max(1, Int((w * scale).rounded())), max(1, Int((h * scale).rounded())))
+    }
+
+    package static func render(
+        _ decoded: DecodedImage, spec: RenditionSpec, sourceWidth: Int, sourceHeight: Int, allowUpscale: Bool
+    ) throws(VipsError) -> Rendition {
+        var image = decoded.image
+        var target = scaledSize(for: spec, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                                allowUpscale: allowUpscale)
+        // The decode may come out a pixel smaller than computed; never enlarge to make it up.
+        target.width = min(target.width, image.width)
+        target.height = min(target.height, image.height)
+        if target.width != image.width || target.height != image.height {
+            let resize = try VipsOperationCall("resize")
+            try resize.set("in", .image(image))
+            try resize.set("scale", .double(Double(target.width) / Double(image.width)))
+            try resize.set("vscale", .double(Double(target.height) / Double(image.height)))
+            try resize.set("kernel", .nick("lanczos3"))
+            try resize.build()
+            image = try resize.outputImage()
+        }
+        if spec.fit == .cover && (image.width > spec.width || image.height > spec.height) {
+            let crop = try VipsOperationCall("smartcrop")
+            try crop.set("input", .image(image))
+            try crop.set("width", .int(min(spec.width, image.width)))
+            try crop.set("height", .int(min(spec.height, image.height)))
+            try crop.set("interesting", .nick("attention"))
+            try crop.build()
+            image = try crop.outputImage()
+        }
+        let format = spec.outputFormat(transparent: decoded.hasRealTransparency)
+        if image.hasAlpha && !format.carriesAlpha {
+            image = try ImageDecoder.flatten(image)
+        }
+        let data = try encode(image, format: format, quality: spec.quality)
+        return Rendition(role: spec.role, format: format, width: image.width, height: image.height, data: data)
+    }
+
+    private static func encode(_ image: VipsImageHandle, format: RenditionFormat, quality: Int) throws(VipsError) -> [UInt8] {
+        let save: VipsOperationCall
+        switch format {
+        case .webp:
+            save = try VipsOperationCall("webpsave_buffer")
+            try save.set("in", .image(image))
+            try save.set("Q", .int(quality))
+        case .jpeg:
+            save = try VipsOperationCall("jpegsave_buffer")
+            try save.set("in", .image(image))
+            try save.set("Q", .int(quality))
+            try save.set("optimize_coding", .bool(true))
+            try save.set("interlace", .bool(false))
+            try save.set("subsample_mode", .nick("on"))
+        case .png:
+            save = try VipsOperationCall("pngsave_buffer")
+            try save.set("in", .image(image))
+        }
+        try save.set("strip", .bool(true))
+        try save.build()
+        let bytes = try save.outputBytes()
+        return format == .webp ? WebPMetadataRemover.removingMetadata(bytes) : bytes
+    }
+}

@@ -1,0 +1,106 @@
+import CVips
+import Foundation
+import JournalMediaCore
+
+/// Process-wide libvips set-up: initialises the library once, turns the operation cache
+/// off and pins libvips to one worker thread per image (concurrency comes from running
+/// several images at once), and blocks every loader the toolkit does not sniff for.
+///
+/// Runs lazily the first time any imaging type is used; costs one `vips_init` (a few ms).
+package enum VipsRuntime {
+    /// Loaders reachable from untrusted uploads. Everything else under `VipsForeignLoad`
+    /// (magick, openslide, matrix, csv, fits, analyze, raw, vips, ppm, rad, mat, exr, jp2k)
+    /// is blocked.
+    static let allowedLoaders = [
+        "VipsForeignLoadJpeg", "VipsForeignLoadPng", "VipsForeignLoadWebp",
+        "VipsForeignLoadNsgif", "VipsForeignLoadTiff", "VipsForeignLoadHeif",
+        "VipsForeignLoadSvg", "VipsForeignLoadPdf",
+    ]
+
+    private static let initialised: Bool = {
+        guard vips_init("journal-media") == 0 else { return false }
+        // libvips reports recoverable decoder trouble as GLib warnings on stderr; a batch
+        // reports problems through its own error entries instead.
+        g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, { _, _, _, _ in }, nil)
+        vips_cache_set_max(0)
+        vips_cache_set_max_mem(0)
+        vips_cache_set_max_files(0)
+        vips_concurrency_set(1)
+        vips_operation_block_set("VipsForeignLoad", 1)
+        for loader in allowedLoaders { vips_operation_block_set(loader, 0) }
+        loadNeededModules()
+        return true
+    }()
+
+    /// The loadable libvips modules the toolkit uses (Debian builds HEIF and PDF support as
+    /// modules), each with an operation it provides.
+    static let neededModules = [("vips-heif", "heifload"), ("vips-poppler", "pdfload")]
+
+    /// Opens each needed module that `vips_init` did not load (because
+    /// `LibvipsModules.loadOnlyNeeded()` kept it from loading any). A no-op otherwise.
+    private static func loadNeededModules() {
+        // The modules folder sits next to the libvips this process mapped.
+        // /proc files report size 0, so read to the end rather than by size.
+        guard let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile(),
+              let maps = String(data: data, encoding: .utf8),
+              let line = maps.split(separator: "\n").first(where: { $0.contains("/libvips.so") }),
+              let start = line.firstIndex(of: "/") else { return }
+        let libraryFolder = (String(line[start...]) as NSString).deletingLastPathComponent
+        let folder = "\(libraryFolder)/vips-modules-\(vips_version(0)).\(vips_version(1))"
+        for (module, operation) in neededModules where vips_type_find("VipsOperation", operation) == 0 {
+            // GModule runs the module's g_module_check_init, which registers its types; the
+            // module stays loaded for the life of the process.
+            _ = g_module_open("\(folder)/\(module).so", G_MODULE_BIND_LAZY)
+        }
+    }
+
+    /// Makes sure libvips is initialised; throws if it could not be.
+    static func ensure() throws(VipsError) {
+        guard initialised else { throw VipsError(message: "libvips failed to initialise: \(takeErrorBuffer())") }
+    }
+
+    private static let errorLock = NSLock()
+
+    /// Takes and clears libvips' (process-wide) error buffer and returns its last line.
+    /// libvips 8.14 has one buffer for all threads, so under concurrency a message can,
+    /// rarely, come from a neighbouring failure; the lock keeps the read-and-clear atomic.
+    static func takeErrorBuffer() -> String {
+        errorLock.lock()
+        defer { errorLock.unlock() }
+        guard let raw = vips_error_buffer_copy() else { return "" }
+        defer { g_free(raw) }
+        // The buffer may also hold lines left by an earlier, recovered problem elsewhere;
+        // the failure being reported is the last line.
+        let lines = String(cString: raw)
+            .split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        return lines.last ?? ""
+    }
+
+    /// libvips' version, e.g. "8.14.1".
+    package static var version: String {
+        String(cString: vips_version_string())
+    }
+}
+
+/// A failure inside libvips, carrying libvips' own message.
+package struct VipsError: Error, CustomStringConvertible {
+    package let message: String
+    package var description: String { message }
+}
+
+/// Start-up control for processes that own their environment (the `journal-media` CLI).
+public enum LibvipsModules {
+    /// Keeps libvips from loading every module in its modules folder at start-up (on Debian:
+    /// ImageMagick, OpenSlide, JPEG XL, HEIF and PDF); the toolkit then opens only HEIF and
+    /// PDF itself. ImageMagick and OpenSlide never enter the process, and start-up is about
+    /// 25 ms shorter.
+    ///
+    /// Sets `VIPSHOME` (libvips looks for its modules under it), so call it first thing in
+    /// `main`, before other threads run and before any image is processed. Libraries
+    /// embedding the toolkit need not call it: everything works with all modules loaded.
+    public static func loadOnlyNeeded() {
+        setenv("VIPSHOME", "/nonexistent/journal-media-loads-its-own-libvips-modules", 1)
+    }
+}

@@ -1,0 +1,173 @@
+import JournalMediaCore
+/// The metadata blocks of one image file, found by walking its container (JPEG segments,
+/// PNG chunks, RIFF chunks, HEIF items, the TIFF file itself) without decoding pixels.
+///
+/// Made once per asset by `MetadataBlocks.find`; costs reading the container's headers and
+/// the blocks themselves (a few kilobytes for a camera JPEG).
+package struct MetadataBlocks {
+    /// The EXIF block as a TIFF structure (starting `II*\0` or `MM\0*`), without the
+    /// `Exif\0\0` prefix JPEG puts before it.
+    package var exif: [UInt8]?
+    /// The XMP packet's bytes (UTF-8 XML).
+    package var xmp: [UInt8]?
+    /// PNG text chunks (`tEXt`, uncompressed `iTXt`): keyword and text.
+    package var texts: [(keyword: String, text: String)] = []
+
+    /// Largest block kept (EXIF, XMP): bigger ones are treated as absent.
+    static let maximumBlockSize = 16 * 1024 * 1024
+
+    /// Walks `source` as `format`. Malformed containers give whatever was found before the
+    /// damage; nothing here throws.
+    package static func find(in source: some ByteSource, format: SourceFormat) -> MetadataBlocks {
+        switch format {
+        case .jpeg: JPEGSegments.blocks(in: source)
+        case .png: PNGChunks.blocks(in: source)
+        case .webp: RIFFChunks.blocks(in: source)
+        case .heic, .avif: HEIFItems.blocks(in: source)
+        case .tiff: TIFFMetadata.blocks(in: source)
+        default: MetadataBlocks()
+        }
+    }
+
+    /// Whether `bytes` start with a TIFF header.
+    static func isTIFFHeader(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+    }
+
+    /// An EXIF payload as writers store it: optionally `Exif\0\0` (some add it where the
+    /// format does not ask for it), then the TIFF structure.
+    static func tiff(fromExifPayload payload: [UInt8]) -> [UInt8]? {
+        let slice = payload[...]
+        if isTIFFHeader(slice) { return payload }
+        if slice.starts(with: Array("Exif\0\0".utf8)), isTIFFHeader(slice.dropFirst(6)) { return Array(slice.dropFirst(6)) }
+        return nil
+    }
+}
+
+/// JPEG: markers from SOI to the first SOS; APP1 segments carry EXIF (`Exif\0\0`) and XMP
+/// (`http://ns.adobe.com/xap/1.0/\0`). Costs one read per segment header.
+enum JPEGSegments {
+    private static let exifSignature = Array("Exif\0\0".utf8)
+    private static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+
+    static func blocks(in source: some ByteSource) -> MetadataBlocks {
+        var blocks = MetadataBlocks()
+        guard source.read(0, 2) == [0xFF, 0xD8] else { return blocks }
+        var offset = 2
+        var resyncs = 0
+        while let marker = source.read(offset, 2) {
+            guard marker[0] == 0xFF else {
+                // Some writers leave stray bytes between segments; find the next marker.
+                guard resyncs < 8, let next = nextMarker(in: source, after: offset) else { break }
+                resyncs += 1
+                offset = next
+                continue
+            }
+            if marker[1] == 0xFF { offset += 1; continue }  // fill byte
+            let code = marker[1]
+            if code == 0xD9 || code == 0xDA { break }  // EOI, SOS: no metadata after this
+            if code == 0x01 || (0xD0...0xD7).contains(code) { offset += 2; continue }  // no length
+            guard let length = source.uint16BE(offset + 2), length >= 2 else { break }
+            if code == 0xE1 {
+                let dataLength = length - 2
+                if blocks.exif == nil, let head = source.read(offset + 4, min(6, dataLength)), head == exifSignature,
+                   let payload = source.read(offset + 10, dataLength - 6) {
+                    blocks.exif = MetadataBlocks.isTIFFHeader(payload[...]) ? payload : nil
+                } else if blocks.xmp == nil, dataLength > xmpSignature.count,
+                          source.read(offset + 4, xmpSignature.count) == xmpSignature {
+                    blocks.xmp = source.read(offset + 4 + xmpSignature.count, dataLength - xmpSignature.count)
+                }
+            }
+            offset += 2 + length
+        }
+        return blocks
+    }
+
+    /// The offset of the next plausible segment marker within 4 KiB of `start`.
+    private static func nextMarker(in source: some ByteSource, after start: Int) -> Int? {
+        guard let window = source.read(start, min(4_096, source.size - start)), window.count >= 2 else { return nil }
+        for index in 0..<(window.count - 1) where window[index] == 0xFF {
+            let code = window[index + 1]
+            if (0xE0...0xEF).contains(code) || [0xDB, 0xC4, 0xDD, 0xFE, 0xDA, 0xC0, 0xC1, 0xC2].contains(code) {
+                return start + index
+            }
+        }
+        return nil
+    }
+}
+
+/// PNG: length-type-data-CRC chunks from the signature to `IEND`. `eXIf` is EXIF (a TIFF
+/// structure), `iTXt` "XML:com.adobe.xmp" is XMP, `tEXt`/`iTXt` carry "Creation Time".
+/// Only chunk headers are read for pixel data (`IDAT` is skipped, not read).
+enum PNGChunks {
+    static func blocks(in source: some ByteSource) -> MetadataBlocks {
+        var blocks = MetadataBlocks()
+        var offset = 8
+        var chunks = 0
+        while chunks < 100_000, let length = source.uint32BE(offset), let type = source.fourCC(offset + 4) {
+            chunks += 1
+            let data = offset + 8
+            guard length <= source.size - data else { break }
+            switch type {
+            case "eXIf" where blocks.exif == nil && length <= MetadataBlocks.maximumBlockSize:
+                if let payload = source.read(data, length) { blocks.exif = MetadataBlocks.tiff(fromExifPayload: payload) }
+            case "tEXt" where length <= 65_536:
+                if let payload = source.read(data, length), let zero = payload.firstIndex(of: 0) {
+                    // tEXt is Latin-1.
+                    let keyword = String(payload[..<zero].map { Character(Unicode.Scalar($0)) })
+                    let text = String(payload[(zero + 1)...].map { Character(Unicode.Scalar($0)) })
+                    blocks.texts.append((keyword, text))
+                }
+            case "iTXt" where length <= MetadataBlocks.maximumBlockSize:
+                if let payload = source.read(data, length) { readInternationalText(payload, into: &blocks) }
+            case "IEND":
+                return blocks
+            default:
+                break
+            }
+            offset = data + length + 4
+        }
+        return blocks
+    }
+
+    /// iTXt: keyword\0, compression flag, method, language tag\0, translated keyword\0, text.
+    /// Compressed iTXt is skipped.
+    private static func readInternationalText(_ payload: [UInt8], into blocks: inout MetadataBlocks) {
+        guard let zero = payload.firstIndex(of: 0), zero + 2 < payload.count, payload[zero + 1] == 0 else { return }
+        let keyword = String(decoding: payload[..<zero], as: UTF8.self)
+        var index = zero + 3
+        for _ in 0..<2 {
+            guard let end = payload[index...].firstIndex(of: 0) else { return }
+            index = end + 1
+        }
+        let text = Array(payload[index...])
+        if keyword == "XML:com.adobe.xmp" {
+            if blocks.xmp == nil { blocks.xmp = text }
+        } else {
+            blocks.texts.append((keyword, String(decoding: text, as: UTF8.self)))
+        }
+    }
+}
+
+/// WebP: a RIFF file of little-endian sized chunks; `EXIF` and `XMP ` carry metadata.
+enum RIFFChunks {
+    static func blocks(in source: some ByteSource) -> MetadataBlocks {
+        var blocks = MetadataBlocks()
+        var offset = 12
+        var chunks = 0
+        while chunks < 10_000, let type = source.fourCC(offset), let length = source.uint32LE(offset + 4) {
+            chunks += 1
+            let data = offset + 8
+            guard length <= source.size - data else { break }
+            if length <= MetadataBlocks.maximumBlockSize {
+                if type == "EXIF", blocks.exif == nil, let payload = source.read(data, length) {
+                    blocks.exif = MetadataBlocks.tiff(fromExifPayload: payload)
+                } else if type == "XMP ", blocks.xmp == nil {
+                    blocks.xmp = source.read(data, length)
+                }
+            }
+            offset = data + length + (length & 1)
+        }
+        return blocks
+    }
+}

@@ -1,0 +1,36 @@
+import CFFmpeg
+import JournalMediaCore
+
+/// The container-level metadata of a video or audio file, read by libavformat without
+/// probing streams: the format's tags (`creation_time` from `mvhd`, QuickTime keys such as
+/// `com.apple.quicktime.creationdate` and `com.apple.quicktime.content.identifier`) and the
+/// duration the header declares.
+///
+/// Used where only metadata is needed (`inspect`, Live Photo pairing before a batch runs).
+/// Same container allow-list, custom I/O and time limit as `MediaFile` (`MediaFile.openInput`);
+/// costs a header parse (for MOV/MP4 the `moov` box) through the caller's byte source. No
+/// packet is read.
+package enum ContainerMetadataReader {
+    package struct Metadata {
+        package var tags: [String: String]
+        package var durationSeconds: Double?
+
+        package init(tags: [String: String], durationSeconds: Double?) {
+            self.tags = tags
+            self.durationSeconds = durationSeconds
+        }
+    }
+
+    /// The metadata, or nil when libavformat cannot open the file as an allowed container.
+    package static func read(_ source: any ByteSource) -> Metadata? {
+        let deadline = MediaDeadline(seconds: MediaFile.timeLimitSeconds)
+        let (context, input, _) = MediaFile.openInput(source, deadline: deadline)
+        var closing = context
+        guard let opened = context else { return nil }
+        defer { withExtendedLifetime(input) { avformat_close_input(&closing) } }
+        let duration = opened.pointee.duration
+        return Metadata(tags: MediaFile.tags(opened.pointee.metadata),
+                        durationSeconds: duration > 0 && duration != LibavRuntime.noTimestamp
+                            ? Double(duration) / Double(AV_TIME_BASE) : nil)
+    }
+}

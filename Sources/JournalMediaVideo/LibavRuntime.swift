@@ -1,0 +1,41 @@
+import CFFmpeg
+import JournalMediaCore
+
+/// Process-wide libav settings and small helpers shared by the Video/ files.
+///
+/// `configure()` runs once, before the first file is opened (a `static let`, so it is
+/// thread-safe and costs nothing afterwards): libav's own log is silenced because every
+/// failure reaches the caller as a typed `AssetError` instead of stderr lines.
+enum LibavRuntime {
+    private static let configured: Bool = {
+        av_log_set_level(AV_LOG_QUIET)
+        return true
+    }()
+
+    static func configure() { _ = configured }
+
+    /// `AV_NOPTS_VALUE`: "no timestamp".
+    static let noTimestamp: Int64 = jm_av_nopts_value()
+    static let endOfFile: Int32 = jm_averror_eof()
+    static let tryAgain: Int32 = jm_averror_eagain()
+
+    /// libav's text for an `AVERROR` code.
+    static func describe(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        _ = av_strerror(code, &buffer, buffer.count)
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return bytes.isEmpty ? "libav error \(code)" : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A C string libav owns, copied; nil for NULL.
+    static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
+        guard let pointer else { return nil }
+        return String(cString: pointer)
+    }
+
+    /// `r` as a Double, nil when it is 0/x or x/0.
+    static func value(_ r: AVRational) -> Double? {
+        guard r.num != 0, r.den != 0 else { return nil }
+        return Double(r.num) / Double(r.den)
+    }
+}

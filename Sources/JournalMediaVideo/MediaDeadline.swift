@@ -1,0 +1,39 @@
+import CFFmpeg
+import Foundation
+import JournalMediaCore
+
+/// A wall-clock limit that libavformat checks while it blocks in I/O (its interrupt
+/// callback), so a pathological file cannot make `avformat_find_stream_info` or a seek run
+/// for ever. One per `MediaFile`; `restart(seconds:)` before each long operation.
+///
+/// Costs a monotonic clock read each time libav polls it.
+package final class MediaDeadline {
+    private var expiry: UInt64
+
+    package init(seconds: Double) {
+        expiry = 0
+        restart(seconds: seconds)
+    }
+
+    func restart(seconds: Double) {
+        expiry = Self.now() &+ UInt64(max(0, seconds) * 1e9)
+    }
+
+    var hasExpired: Bool { Self.now() >= expiry }
+
+    private static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    }
+
+    /// The callback record to store in `AVFormatContext.interrupt_callback`; valid while this
+    /// object lives (the `MediaFile` owns both).
+    var interruptCallback: AVIOInterruptCB {
+        let check: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+            guard let opaque else { return 0 }
+            return Unmanaged<MediaDeadline>.fromOpaque(opaque).takeUnretainedValue().hasExpired ? 1 : 0
+        }
+        return AVIOInterruptCB(callback: check, opaque: Unmanaged.passUnretained(self).toOpaque())
+    }
+}

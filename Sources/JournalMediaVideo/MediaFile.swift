@@ -1,0 +1,185 @@
+import CFFmpeg
+import Foundation
+import JournalMediaCore
+
+/// One audio or video file opened with libavformat: `avformat_open_input` +
+/// `avformat_find_stream_info`, once. Everything else the pipeline asks of the file works from
+/// this open: `videoInfo()`, `posterFrame(_:)` and `coverArt()`.
+///
+/// Runs when the pipeline meets a sniffed video or audio file. Opening costs the container
+/// header plus libav's stream probing (at most 5 MB / 5 s of media, libav's defaults); it is
+/// bounded by a 10 s wall-clock deadline. libav reads through the toolkit's own byte source
+/// (`LibavInput`: the descriptor the probe opened, or bytes in memory), never a path: no
+/// protocol is used, secondary opens (MOV references, playlists) are refused, and only the
+/// demuxers in `allowedDemuxers` are accepted.
+///
+/// Owns the `AVFormatContext` (closed in `deinit`) and its input. Not Sendable: one thread.
+package final class MediaFile {
+    /// The name errors carry (the pipeline passes the source's display path).
+    let name: String
+    let context: UnsafeMutablePointer<AVFormatContext>
+    let deadline: MediaDeadline
+    private let input: LibavInput
+
+    /// libavformat demuxers an upload may be read with: exactly the containers `FormatSniffer`
+    /// admits as video or audio, i.e. QuickTime/MP4/M4A/3GP (one demuxer, which also reads the
+    /// AVIF image sequences libav treats as video), MP3, FLAC and Ogg. Everything else
+    /// (playlists, concat scripts, image sequences, Matroska, AVI, MPEG-TS, WAV, exotic
+    /// containers) fails at open, so an upload reaches no demuxer the pipeline does not use.
+    static let allowedDemuxers = "mov,mp4,m4a,3gp,3g2,mj2,mp3,flac,ogg"
+
+    /// Seconds allowed for opening and probing, and for each poster candidate.
+    static let timeLimitSeconds = 10.0
+
+    /// Opens `path` (tests and tools; the pipeline opens through its probe). Throws `read`
+    /// when the file cannot be opened or is not a regular file, else as `init(input:name:)`.
+    package convenience init(path: String, name: String? = nil) throws(AssetError) {
+        let file: FileBytes
+        do throws(RegularFileError) { file = try FileBytes(path: path) } catch {
+            throw AssetError(file: name ?? path, stage: .read, message: error.message)
+        }
+        try self.init(input: file, name: name ?? path)
+    }
+
+    /// Opens the movie or audio file behind `source`. Throws `probe` when libavformat does
+    /// not recognise it as an allowed container or cannot read its streams.
+    package init(input source: any ByteSource, name: String) throws(AssetError) {
+        let deadline = MediaDeadline(seconds: Self.timeLimitSeconds)
+        let (opened, input, status) = Self.openInput(source, deadline: deadline)
+        guard let context = opened, let input else {
+            if !deadline.hasExpired, let detected = Self.detectedDemuxer(source),
+               Set(detected.split(separator: ",")).isDisjoint(with: Self.allowedDemuxers.split(separator: ",")) {
+                throw AssetError(file: name, stage: .probe, message: "unsupported container (\(detected))")
+            }
+            let reason = deadline.hasExpired ? "timed out" : LibavRuntime.describe(status)
+            throw AssetError(file: name, stage: .probe,
+                             message: "not a readable audio or video file (\(reason))")
+        }
+        let probed = avformat_find_stream_info(context, nil)
+        guard probed >= 0 else {
+            var closing: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&closing)
+            let reason = deadline.hasExpired ? "timed out" : LibavRuntime.describe(probed)
+            throw AssetError(file: name, stage: .probe, message: "cannot read the streams (\(reason))")
+        }
+        self.name = name
+        self.context = context
+        self.deadline = deadline
+        self.input = input
+    }
+
+    /// `avformat_open_input` over `source` through a custom `AVIOContext`, restricted to
+    /// `allowedDemuxers`, with `deadline` as the interrupt callback (it must outlive the
+    /// context, as must the returned input). Returns the opened context and its input, or
+    /// nils and libav's status.
+    static func openInput(_ source: any ByteSource, deadline: MediaDeadline)
+        -> (UnsafeMutablePointer<AVFormatContext>?, LibavInput?, Int32)
+    {
+        LibavRuntime.configure()
+        guard let input = LibavInput(source: source, deadline: deadline) else { return (nil, nil, -ENOMEM) }
+        guard let allocated = avformat_alloc_context() else { return (nil, nil, -ENOMEM) }
+        allocated.pointee.interrupt_callback = deadline.interruptCallback
+        allocated.pointee.pb = input.context
+        allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        jm_refuse_secondary_opens(allocated)
+        var options: OpaquePointer?
+        av_dict_set(&options, "format_whitelist", allowedDemuxers, 0)
+        var opened: UnsafeMutablePointer<AVFormatContext>? = allocated
+        // On failure avformat_open_input frees the context and sets `opened` to NULL.
+        let status = avformat_open_input(&opened, nil, nil, &options)
+        av_dict_free(&options)
+        return status >= 0 ? (opened, input, status) : (nil, nil, status)
+    }
+
+    /// For error messages only: the demuxer libavformat's probe functions pick for the first
+    /// 64 KB of the input (no demuxer is opened), nil when none matches.
+    private static func detectedDemuxer(_ source: any ByteSource) -> String? {
+        guard let head = source.read(0, min(source.size, FileBytes.headLength)), !head.isEmpty else { return nil }
+        // AVProbeData wants AVPROBE_PADDING_SIZE (64) zero bytes after the data.
+        var bytes = head + [UInt8](repeating: 0, count: 64)
+        return bytes.withUnsafeMutableBufferPointer { buffer -> String? in
+            var probe = AVProbeData()
+            probe.buf = buffer.baseAddress
+            probe.buf_size = Int32(head.count)
+            var score: Int32 = 0
+            guard let format = av_probe_input_format3(&probe, 1, &score), score > 0 else { return nil }
+            return LibavRuntime.string(format.pointee.name)
+        }
+    }
+
+    deinit {
+        var closing: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&closing)
+    }
+
+    /// An `AssetError` naming this file.
+    func failure(_ stage: ProcessingStage, _ message: String) -> AssetError {
+        AssetError(file: name, stage: stage, message: message)
+    }
+
+    /// The streams in container order.
+    var streams: [UnsafeMutablePointer<AVStream>] {
+        let count = Int(context.pointee.nb_streams)
+        guard count > 0, let list = context.pointee.streams else { return [] }
+        return (0..<count).compactMap { list[$0] }
+    }
+
+    /// libavformat's demuxer name, e.g. `mov,mp4,m4a,3gp,3g2,mj2`.
+    var demuxerName: String {
+        LibavRuntime.string(context.pointee.iformat?.pointee.name) ?? ""
+    }
+
+    /// Container-level metadata tags (`av_dict_get` over the format context's dictionary).
+    package var containerTags: [String: String] { Self.tags(context.pointee.metadata) }
+
+    /// Every entry of a libav metadata dictionary; the first value wins for repeated keys.
+    static func tags(_ dictionary: OpaquePointer?) -> [String: String] {
+        var result: [String: String] = [:]
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>?
+        while let next = av_dict_get(dictionary, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            entry = next
+            guard let key = LibavRuntime.string(next.pointee.key) else { continue }
+            if result[key] == nil { result[key] = LibavRuntime.string(next.pointee.value) ?? "" }
+        }
+        return result
+    }
+
+    /// Container duration in seconds, else the longest stream's; nil when unknown.
+    package var durationSeconds: Double? {
+        let duration = context.pointee.duration
+        if duration != LibavRuntime.noTimestamp, duration > 0 {
+            return Double(duration) / Double(AV_TIME_BASE)
+        }
+        let perStream = streams.compactMap { stream -> Double? in
+            let d = stream.pointee.duration
+            guard d != LibavRuntime.noTimestamp, d > 0, let unit = LibavRuntime.value(stream.pointee.time_base) else { return nil }
+            return Double(d) * unit
+        }
+        return perStream.max()
+    }
+
+    /// A picture embedded as a stream (cover art), not a video track.
+    static func isAttachedPicture(_ stream: UnsafeMutablePointer<AVStream>) -> Bool {
+        stream.pointee.disposition & Int32(AV_DISPOSITION_ATTACHED_PIC) != 0
+    }
+
+    static func isVideo(_ stream: UnsafeMutablePointer<AVStream>) -> Bool {
+        stream.pointee.codecpar?.pointee.codec_type == AVMEDIA_TYPE_VIDEO
+    }
+
+    /// The video stream libav ranks best (`av_find_best_stream`), skipping cover-art pictures;
+    /// when libav's pick is a picture, the largest other video stream. Throws `probe` when the
+    /// file has no video.
+    func videoStream() throws(AssetError) -> UnsafeMutablePointer<AVStream> {
+        let all = streams
+        let best = Int(av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0))
+        if best >= 0, best < all.count, !Self.isAttachedPicture(all[best]) { return all[best] }
+        let candidates = all.filter { Self.isVideo($0) && !Self.isAttachedPicture($0) }
+        let largest = candidates.max { a, b in
+            guard let pa = a.pointee.codecpar, let pb = b.pointee.codecpar else { return false }
+            return Int(pa.pointee.width) * Int(pa.pointee.height) < Int(pb.pointee.width) * Int(pb.pointee.height)
+        }
+        guard let largest else { throw failure(.probe, "no video stream") }
+        return largest
+    }
+}

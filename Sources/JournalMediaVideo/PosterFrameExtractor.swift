@@ -1,0 +1,216 @@
+import CFFmpeg
+import JournalMediaCore
+
+extension MediaFile {
+    /// The poster frame of this file's best video stream, upright, 8-bit RGB, at most
+    /// `options.maxDimension` on its longer side. See `PosterFrameExtractor` for how the frame
+    /// is chosen and what it costs. Throws `probe` (no video stream), `decode` (no decoder, no
+    /// decodable frame, conversion failure) naming this file.
+    package func posterFrame(_ options: PosterOptions = PosterOptions()) throws(AssetError) -> PosterFrame {
+        let extractor = try PosterFrameExtractor(media: self, options: options)
+        return try extractor.extract()
+    }
+}
+
+/// Chooses and converts a video's poster frame from an open `MediaFile`, without decoding the
+/// whole video:
+///
+/// 1. Candidate times: min(10 % of the duration, 5 s) (0 for clips under 1 s or of unknown
+///    length), then 25 %, 50 % and 75 %; at most `PosterOptions.maxCandidates` of them.
+/// 2. For each: `av_seek_frame(…, AVSEEK_FLAG_BACKWARD)` to the keyframe at or before it, flush
+///    the decoder, read packets of the stream with `skip_frame = AVDISCARD_NONKEY` (non-key
+///    frames are discarded, like `ffmpeg -skip_frame nokey`) up to the first keyframe packet,
+///    then drain the decoder so that frame comes out without waiting for later packets. If
+///    keyframes-only yields nothing (streams that flag no keyframes, or a flagged packet that
+///    does not decode alone), the same candidate is decoded once more without skipping. A
+///    candidate landing on a keyframe an earlier one already gave is skipped.
+/// 3. Convert it to RGB at poster size: swscale with the frame's matrix and range for SDR
+///    (`SDRFrameConverter`); swscale to 16-bit RGB + a table-driven tone curve for
+///    HLG/PQ/BT.2020 (`HDRToneMapper`, falling back to swscale if it rejects the frame).
+/// 4. Judge it (`PosterQuality`): the first acceptable candidate wins; when none is, the
+///    best-scoring one is kept.
+/// 5. Rotate the winner by the display matrix (`RGBRotation`).
+///
+/// Runs once per video asset. Costs per candidate: one seek, decoding of one keyframe (1080p:
+/// ~5 ms H.264, ~11 ms HEVC 10-bit) and one conversion at poster size; a normal video needs
+/// one candidate. Bounded by 3,000 packets and `MediaFile.timeLimitSeconds` per candidate.
+package struct PosterFrameExtractor {
+    let media: MediaFile
+    let stream: UnsafeMutablePointer<AVStream>
+    let decoder: VideoDecoder
+    let packet: LibavPacket
+    let frame: LibavFrame
+    let options: PosterOptions
+
+    /// Packets of the video stream read per candidate before giving up on it.
+    static let packetLimit = 3_000
+
+    package init(media: MediaFile, options: PosterOptions) throws(AssetError) {
+        self.media = media
+        self.options = options
+        stream = try media.videoStream()
+        do {
+            decoder = try VideoDecoder(stream: stream)
+            packet = try LibavPacket()
+            frame = try LibavFrame()
+        } catch {
+            throw media.failure(.decode, error.message)
+        }
+    }
+
+    /// Seek positions in seconds from the stream's start.
+    static func candidateTimes(duration: Double?, limit: Int) -> [Double] {
+        let count = max(1, limit)
+        guard let duration, duration.isFinite, duration > 0 else { return [0] }
+        let first = duration < 1 ? 0 : min(duration * 0.1, 5)
+        return Array([first, duration * 0.25, duration * 0.5, duration * 0.75].prefix(count))
+    }
+
+    func extract() throws(AssetError) -> PosterFrame {
+        let times = Self.candidateTimes(duration: media.durationSeconds, limit: options.maxCandidates)
+        var best: PosterFrame?
+        var bestScore = -1.0
+        var seen: Set<Int64> = []
+        var readAnything = false
+        for time in times {
+            var decoded = decode(at: time, keyframesOnly: true, atStart: !readAnything)
+            if !decoded { decoded = decode(at: time, keyframesOnly: false, atStart: false) }
+            readAnything = true
+            guard decoded else { continue }
+            defer { frame.unreference() }
+            let timestamp = frame.pointer.pointee.best_effort_timestamp
+            if timestamp != LibavRuntime.noTimestamp {
+                guard seen.insert(timestamp).inserted else { continue }
+            }
+            let candidate = try convert(fallbackTime: time)
+            let quality = PosterQuality(meanLuma: candidate.meanLuma, deviation: candidate.lumaDeviation)
+            if quality.isAcceptable {
+                best = candidate
+                break
+            }
+            if quality.score > bestScore {
+                best = candidate
+                bestScore = quality.score
+            }
+        }
+        guard let chosen = best else {
+            throw media.failure(.decode, media.deadline.hasExpired ? "timed out decoding a video frame" : "no video frame could be decoded")
+        }
+        let rotation = DisplayRotation.clockwiseDegrees(of: stream)
+        let turned = RGBRotation.rotate(chosen.rgb, width: chosen.width, height: chosen.height, clockwise: rotation)
+        var poster = chosen
+        poster.rgb = turned.rgb
+        poster.width = turned.width
+        poster.height = turned.height
+        poster.bytesPerRow = turned.width * 3
+        return poster
+    }
+
+    /// Seeks to the keyframe at or before `seconds` and decodes one frame into `frame`.
+    /// `atStart`: nothing has been read since the open, so after a failed seek the first frame
+    /// of the file is decoded instead.
+    private func decode(at seconds: Double, keyframesOnly: Bool, atStart: Bool) -> Bool {
+        media.deadline.restart(seconds: MediaFile.timeLimitSeconds)
+        let index = stream.pointee.index
+        let start = stream.pointee.start_time == LibavRuntime.noTimestamp ? 0 : stream.pointee.start_time
+        let unit = LibavRuntime.value(stream.pointee.time_base) ?? 1.0 / 90_000
+        let offset = (seconds / unit).rounded(.down)
+        let target = start &+ (offset.isFinite && offset < 1e15 ? Int64(max(0, offset)) : 0)
+        let sought = av_seek_frame(media.context, index, target, AVSEEK_FLAG_BACKWARD)
+        // A file that cannot seek still gets its first frame, read from where the open left off.
+        if sought < 0 && !atStart { return false }
+        decoder.flush()
+        decoder.keyframesOnly = keyframesOnly
+        frame.unreference()
+
+        var packets = 0
+        var draining = false
+        while !media.deadline.hasExpired {
+            if !draining {
+                let read = av_read_frame(media.context, packet.pointer)
+                if read < 0 {
+                    draining = true
+                    _ = avcodec_send_packet(decoder.context, nil)
+                } else {
+                    let ours = packet.pointer.pointee.stream_index == index
+                    let key = packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0
+                    let sent = ours ? avcodec_send_packet(decoder.context, packet.pointer) : 0
+                    packet.unreference()
+                    guard ours else { continue }
+                    packets += 1
+                    if packets > Self.packetLimit { return false }
+                    // A corrupt packet is skipped; the decoder resynchronises on the next one.
+                    if sent < 0 && sent != LibavRuntime.tryAgain { continue }
+                    // Keyframes only: the frame we want is in the decoder now. Draining gets it
+                    // out at once; otherwise a decoder with reordering delay (B-frames) holds it
+                    // until the next keyframes, and everything between is read and parsed.
+                    if keyframesOnly && key && sent >= 0 {
+                        draining = true
+                        _ = avcodec_send_packet(decoder.context, nil)
+                    }
+                }
+            }
+            let received = avcodec_receive_frame(decoder.context, frame.pointer)
+            if received >= 0 { return true }
+            if received == LibavRuntime.tryAgain && !draining { continue }
+            return false
+        }
+        return false
+    }
+
+    /// `frame` as an RGB poster candidate (not yet rotated) at poster size.
+    private func convert(fallbackTime: Double) throws(AssetError) -> PosterFrame {
+        let f = frame.pointer.pointee
+        let size = Self.posterSize(width: frame.width, height: frame.height,
+                                   aspect: LibavRuntime.value(f.sample_aspect_ratio), maxDimension: options.maxDimension)
+        let parameters = stream.pointee.codecpar?.pointee
+        let transfer = f.color_trc != AVCOL_TRC_UNSPECIFIED ? f.color_trc : (parameters?.color_trc ?? AVCOL_TRC_UNSPECIFIED)
+        let primaries = f.color_primaries != AVCOL_PRI_UNSPECIFIED ? f.color_primaries : (parameters?.color_primaries ?? AVCOL_PRI_UNSPECIFIED)
+        let wide = transfer == AVCOL_TRC_ARIB_STD_B67 || transfer == AVCOL_TRC_SMPTE2084 || primaries == AVCOL_PRI_BT2020
+        var toneMapped = false
+        var rgb: [UInt8] = []
+        if options.toneMapHDR && wide {
+            // Fill in signalling the frame left out, so zscale knows where it starts from.
+            frame.pointer.pointee.color_trc = transfer
+            frame.pointer.pointee.color_primaries = primaries
+            // A format zscale cannot take falls back to the SDR conversion: a washed-out
+            // poster is better than none.
+            let mapped = options.forceFilterGraphToneMap
+                ? try? HDRFilterGraphToneMapper.toneMap(frame, width: size.width, height: size.height)
+                : try? HDRToneMapper.toneMap(frame, width: size.width, height: size.height)
+            if let mapped {
+                rgb = mapped
+                toneMapped = true
+            }
+        }
+        if !toneMapped {
+            do {
+                rgb = try SDRFrameConverter.convert(frame, width: size.width, height: size.height)
+            } catch {
+                throw media.failure(.decode, error.message)
+            }
+        }
+        let quality = PosterQuality(rgb: rgb, width: size.width, height: size.height)
+        let start = stream.pointee.start_time == LibavRuntime.noTimestamp ? 0 : stream.pointee.start_time
+        let timestamp = f.best_effort_timestamp
+        let time = timestamp == LibavRuntime.noTimestamp
+            ? fallbackTime
+            : Double(timestamp - start) * (LibavRuntime.value(stream.pointee.time_base) ?? 0)
+        return PosterFrame(width: size.width, height: size.height, bytesPerRow: size.width * 3, rgb: rgb,
+                           timeSeconds: max(0, time), meanLuma: quality.meanLuma,
+                           lumaDeviation: quality.deviation, toneMapped: toneMapped)
+    }
+
+    /// Display size of a `width` × `height` frame with sample aspect `aspect`, shrunk to fit
+    /// `maxDimension` (never enlarged).
+    static func posterSize(width: Int, height: Int, aspect: Double?, maxDimension: Int?) -> (width: Int, height: Int) {
+        var w = Double(width), h = Double(height)
+        if let aspect, aspect.isFinite, aspect > 0.1, aspect < 10 { w *= aspect }
+        if let maxDimension, maxDimension > 0 {
+            let scale = min(1, Double(maxDimension) / max(w, h))
+            w *= scale
+            h *= scale
+        }
+        return (max(1, Int(w.rounded())), max(1, Int(h.rounded())))
+    }
+}
