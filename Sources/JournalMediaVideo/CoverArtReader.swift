@@ -17,7 +17,7 @@ extension MediaFile {
         }
         guard let chosen = front ?? pictures.first,
               let data = chosen.pointee.attached_pic.data else {
-            throw failure(.probe, "no artwork: the file embeds no cover picture")
+            throw failure(.probe, "no artwork: the file embeds no cover picture", reason: .noArtwork)
         }
         let bytes = Array(UnsafeBufferPointer(start: data, count: Int(chosen.pointee.attached_pic.size)))
         let parameters = chosen.pointee.codecpar?.pointee

@@ -49,7 +49,7 @@ package final class MediaFile {
         guard let context = opened, let input else {
             if !deadline.hasExpired, let detected = Self.detectedDemuxer(source),
                Set(detected.split(separator: ",")).isDisjoint(with: Self.allowedDemuxers.split(separator: ",")) {
-                throw AssetError(file: name, stage: .probe, message: "unsupported container (\(detected))")
+                throw AssetError(file: name, stage: .probe, reason: .unsupportedContainer, message: "unsupported container (\(detected))")
             }
             let reason = deadline.hasExpired ? "timed out" : LibavRuntime.describe(status)
             throw AssetError(file: name, stage: .probe,
@@ -113,8 +113,8 @@ package final class MediaFile {
     }
 
     /// An `AssetError` naming this file.
-    func failure(_ stage: ProcessingStage, _ message: String) -> AssetError {
-        AssetError(file: name, stage: stage, message: message)
+    func failure(_ stage: ProcessingStage, _ message: String, reason: AssetErrorReason? = nil) -> AssetError {
+        AssetError(file: name, stage: stage, reason: reason, message: message)
     }
 
     /// The streams in container order.
@@ -179,7 +179,7 @@ package final class MediaFile {
             guard let pa = a.pointee.codecpar, let pb = b.pointee.codecpar else { return false }
             return Int(pa.pointee.width) * Int(pa.pointee.height) < Int(pb.pointee.width) * Int(pb.pointee.height)
         }
-        guard let largest else { throw failure(.probe, "no video stream") }
+        guard let largest else { throw failure(.probe, "no video stream", reason: .noVideo) }
         return largest
     }
 }

@@ -94,7 +94,9 @@ package struct PosterFrameExtractor {
             }
         }
         guard let chosen = best else {
-            throw media.failure(.decode, media.deadline.hasExpired ? "timed out decoding a video frame" : "no video frame could be decoded")
+            throw media.deadline.hasExpired
+                ? media.failure(.decode, "timed out decoding a video frame", reason: .timeout)
+                : media.failure(.decode, "no video frame could be decoded", reason: .noVideo)
         }
         let rotation = DisplayRotation.clockwiseDegrees(of: stream)
         let turned = RGBRotation.rotate(chosen.rgb, width: chosen.width, height: chosen.height, clockwise: rotation)

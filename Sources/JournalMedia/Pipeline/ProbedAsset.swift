@@ -91,7 +91,7 @@ public final class ProbedAsset: @unchecked Sendable {
                         metadata: metadata, media: media, error: error)
         }
         guard input.size > 0 else {
-            return made(format: nil, metadata: nil, error: AssetError(file: name, stage: .sniff, message: "empty file"))
+            return made(format: nil, metadata: nil, error: AssetError(file: name, stage: .sniff, reason: .empty, message: "empty file"))
         }
         guard let head = input.read(0, min(input.size, FormatSniffer.prefixLength)),
               let format = FormatSniffer.sniff(head) else {
@@ -172,7 +172,7 @@ public final class ProbedAsset: @unchecked Sendable {
         let size = input.size
         let streamed = format.map { $0.isVideo || $0.isAudio } ?? false
         if !streamed && size > maxBytes {
-            throw AssetError(file: name, stage: .limits,
+            throw AssetError(file: name, stage: .limits, reason: .overByteLimit,
                              message: "\(size) bytes is over the limit of \(maxBytes) bytes for a still image")
         }
         if let memory = input as? MemoryBytes {
