@@ -21,7 +21,7 @@ public struct AppSiteAssociation: Sendable, Equatable, Codable {
     }
 }
 
-/// `applinks`: the apps of this domain and the links each opens.
+/// `applinks`: the apps of this domain and the links each opens. Pure data.
 public struct AppLinks: Sendable, Equatable, Codable {
     public var details: [AppLinksDetail]
 
@@ -32,7 +32,7 @@ public struct AppLinks: Sendable, Equatable, Codable {
 
 /// `applinks.details[]`: apps (`TEAMID.bundle.id`) and the URL patterns they open, tried in
 /// order; the first component that matches decides (an `exclude` match keeps the link in
-/// the browser).
+/// the browser). Pure data.
 public struct AppLinksDetail: Sendable, Equatable, Codable {
     public var appIDs: [String]
     public var components: [AppLinksComponent]
@@ -46,7 +46,8 @@ public struct AppLinksDetail: Sendable, Equatable, Codable {
 /// `applinks.details[].components[]`: patterns for the path (`/`), query (`?`, a pattern or
 /// a dictionary of item names to value patterns) and fragment (`#`), where `*` matches any
 /// run of characters and `?` exactly one; an absent key matches anything. `exclude: true`
-/// stops matching and keeps the link out of the app; `comment` is ignored by iOS.
+/// stops matching and keeps the link out of the app; `comment` is ignored by iOS. Pure data;
+/// iOS evaluates these patterns, not this toolkit.
 public struct AppLinksComponent: Sendable, Equatable, Codable {
     public var path: String?
     public var query: Query?

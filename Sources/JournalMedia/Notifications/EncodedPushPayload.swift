@@ -1,7 +1,7 @@
 import Foundation
 
 /// A push payload as sent: the exact JSON bytes (at most the limit it was fitted to), and
-/// what was done to fit.
+/// what was done to fit. The result of `PushPayload.encoded(maxBytes:)`; pure data.
 public struct EncodedPushPayload: Sendable, Equatable {
     /// The body shortened to fit: its length before and after, in characters (grapheme
     /// clusters), the kept part not counting the added ellipsis.

@@ -1,5 +1,5 @@
 /// How iOS files and presents a pushed notification: the `aps` keys besides the alert.
-/// Plain values, validated when a `PushPayload` is made; every one is optional.
+/// Plain values (no cost), validated when a `PushPayload` is made; every one is optional.
 public struct PushDelivery: Sendable, Equatable {
     /// `aps.category`: a `UNNotificationCategory` identifier the app registered (its actions,
     /// its notification content extension).

@@ -1,5 +1,5 @@
 /// `aps.interruption-level`: how strongly iOS presents a notification (iOS 15 and later).
-/// Absent, iOS treats a notification as `active`.
+/// Absent, iOS treats a notification as `active`. Parsed from flags with `parse(_:)`.
 public enum PushInterruptionLevel: String, Sendable, CaseIterable, Codable {
     /// Added to the notification list silently: no sound, no lighting of the screen.
     case passive

@@ -7,8 +7,8 @@ import Foundation
 ///
 /// Made from a `PushContent` and a `PushDelivery`, which are validated here; `encoded(maxBytes:)`
 /// writes the JSON and, when it is over APNs' 4,096 bytes, shortens only the body, at a
-/// character boundary, with an ellipsis. Cost: one JSON encoding, or about log2(body
-/// length) of them when the body has to be shortened (microseconds to a millisecond).
+/// character boundary, with an ellipsis. Cost: one JSON encoding of a few kilobytes, or
+/// about log2(body characters) of them when the body has to be shortened.
 public struct PushPayload: Sendable, Equatable {
     /// APNs' limit for a notification payload, in bytes (VoIP pushes may have 5,120).
     public static let apnsMaxBytes = 4096

@@ -1,5 +1,6 @@
 /// `aps.target-content-id`: which part of the app a tapped notification brings forward.
-/// Apple's rules differ for full apps and App Clips:
+/// Pure data, checked when a `PushPayload` is made. Apple's rules differ for full apps and
+/// App Clips:
 ///
 /// - A full app: an identifier the app chose for a scene or piece of content; iOS matches it
 ///   against the scenes' `targetContentIdentifier` (UIKit's `UISceneActivationConditions`)

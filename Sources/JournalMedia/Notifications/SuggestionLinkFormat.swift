@@ -8,7 +8,8 @@ import Foundation
 /// Made once per app (a backend keeps one), from the Info.plist string; building a link is a
 /// substring replacement, matching an incoming link (`match(_:)`) parses one URL, and
 /// `appSiteAssociation(appIDs:)` writes the apple-app-site-association entry that routes
-/// exactly these links to the app. All of it costs microseconds and uses Foundation only.
+/// exactly these links to the app. Each is at most one URL parse plus a pass over the
+/// path and query; Foundation only.
 ///
 /// Accepted formats: `https://HOST/PATH/{journaling-suggestion-id}` (the placeholder is one
 /// whole path component, anywhere in the path) or

@@ -1,6 +1,7 @@
 import Foundation
 
-/// What an incoming link means under one `SuggestionLinkFormat`.
+/// What an incoming link means under one `SuggestionLinkFormat`: the result of
+/// `SuggestionLinkFormat.match(_:)`, run once per incoming link. Pure data.
 public enum SuggestionLinkMatch: Sendable, Equatable {
     /// A reminder about one moment: open the suggestions picker on it
     /// (`JournalingSuggestionPresentationToken(suggestionIdentifier:)`).
