@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
 
 /// `journal-media link …` and `journal-media push`: output, stderr, exit statuses, --help.
 @Suite struct NotificationCLITests {

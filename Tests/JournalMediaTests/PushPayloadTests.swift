@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
 
 /// `PushPayload`: the APNs JSON, its validation, and the 4,096-byte limit met by shortening
 /// the body only, never inside a grapheme cluster.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JournalMedia
+@testable import JournalMediaCore
 
 /// `SuggestionLinkFormat`: the `JSNotificationURLFormat` link, on the formats of Apple's
 /// documentation (both spellings of the placeholder, path and query forms).

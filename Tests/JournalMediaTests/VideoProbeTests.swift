@@ -92,7 +92,7 @@ import Testing
 
     @Test func audioWithCoverArtIsNotAVideo() throws {
         let media = try MediaSamples.open("song-cover.mp3")
-        #expect(throws: AssetError(file: "song-cover.mp3", stage: .probe, message: "no video stream")) {
+        #expect(throws: AssetError(file: "song-cover.mp3", stage: .probe, reason: .noVideo, message: "no video stream")) {
             try media.videoInfo()
         }
     }
@@ -135,7 +135,7 @@ import Testing
         let noFrames = try MediaSamples.temporaryFile("no-frames.mp4", Array(whole.prefix(mdat + 200)))
         let media = try MediaFile(path: noFrames.path, name: "no-frames.mp4")
         #expect(try media.videoInfo().displayWidth == 320)
-        #expect(throws: AssetError(file: "no-frames.mp4", stage: .decode, message: "no video frame could be decoded")) {
+        #expect(throws: AssetError(file: "no-frames.mp4", stage: .decode, reason: .noVideo, message: "no video frame could be decoded")) {
             try media.posterFrame()
         }
 
