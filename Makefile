@@ -3,6 +3,8 @@ SWIFT        ?= swift
 OUT          ?= out
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev libexif-dev libssl-dev
+# Tools the test suite runs: strace (ArchitectureTests counts each input's openat).
+TEST_APT_PACKAGES := strace
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
@@ -40,6 +42,7 @@ run: release
 	@echo "Manifest: $(OUT)/manifest.json"
 
 test: deps
+	$(call apt_install,$(TEST_APT_PACKAGES))
 	$(SWIFT) test
 
 bench-deps: deps
