@@ -50,27 +50,32 @@ package enum RenditionRenderer {
         if image.hasAlpha && !format.carriesAlpha {
             image = try ImageDecoder.flatten(image)
         }
-        let data = try encode(image, format: format, quality: spec.quality)
+        let data = try encode(image, format: format, spec: spec)
         return Rendition(role: spec.role, format: format, width: image.width, height: image.height, data: data)
     }
 
-    private static func encode(_ image: VipsImageHandle, format: RenditionFormat, quality: Int) throws(VipsError) -> [UInt8] {
+    /// One encode to memory with the spec's settings for its format (quality; WebP effort;
+    /// JPEG Huffman optimisation, chroma subsampling, progressive; PNG compression).
+    private static func encode(_ image: VipsImageHandle, format: RenditionFormat,
+                               spec: RenditionSpec) throws(VipsError) -> [UInt8] {
         let save: VipsOperationCall
         switch format {
         case .webp:
             save = try VipsOperationCall("webpsave_buffer")
             try save.set("in", .image(image))
-            try save.set("Q", .int(quality))
+            try save.set("Q", .int(spec.quality))
+            if let effort = spec.effort { try save.set("effort", .int(effort)) }
         case .jpeg:
             save = try VipsOperationCall("jpegsave_buffer")
             try save.set("in", .image(image))
-            try save.set("Q", .int(quality))
+            try save.set("Q", .int(spec.quality))
             try save.set("optimize_coding", .bool(true))
-            try save.set("interlace", .bool(false))
-            try save.set("subsample_mode", .nick("on"))
+            try save.set("interlace", .bool(spec.progressive ?? false))
+            try save.set("subsample_mode", .nick(spec.chromaSubsampling?.rawValue ?? "on"))
         case .png:
             save = try VipsOperationCall("pngsave_buffer")
             try save.set("in", .image(image))
+            if let compression = spec.compression { try save.set("compression", .int(compression)) }
         }
         try save.set("strip", .bool(true))
         try save.build()

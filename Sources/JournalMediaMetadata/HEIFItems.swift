@@ -1,4 +1,5 @@
 import JournalMediaCore
+
 /// HEIF/AVIF (ISO base media file format): the `meta` box lists items (`iinf`) and where
 /// their bytes are (`iloc`). The item of type `Exif` holds a 4-byte offset then the TIFF
 /// structure; a `mime` item of type `application/rdf+xml` holds XMP.

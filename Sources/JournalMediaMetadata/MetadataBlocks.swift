@@ -1,4 +1,5 @@
 import JournalMediaCore
+
 /// The metadata blocks of one image file, found by walking its container (JPEG segments,
 /// PNG chunks, RIFF chunks, HEIF items, the TIFF file itself) without decoding pixels.
 ///

@@ -1,4 +1,5 @@
 import JournalMediaCore
+
 /// TIFF files (and TIFF-based raw files) are themselves an EXIF structure, but their
 /// directories often sit after megabytes of strips, while libexif only reads the first
 /// 64 KiB of a block (the JPEG APP1 limit). This walks IFD0, the EXIF IFD and the GPS IFD

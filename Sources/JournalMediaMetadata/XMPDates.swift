@@ -1,4 +1,5 @@
 import JournalMediaCore
+
 /// Date properties in an XMP packet, found by name without a full RDF parse.
 ///
 /// A property appears either as an attribute (`exif:DateTimeOriginal="…"`) or as an element

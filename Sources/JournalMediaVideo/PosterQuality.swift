@@ -1,4 +1,5 @@
 import JournalMediaCore
+
 /// Judges a poster candidate from its RGB pixels: BT.709 luma mean and standard deviation
 /// (0–255) over an evenly strided sample of at most 65,536 pixels.
 ///

@@ -1,4 +1,5 @@
 import JournalMediaCore
+
 /// Turns packed 8-bit RGB pixels clockwise by a quarter-turn multiple, so a poster shows the
 /// way the video's display matrix says. Pure Swift; runs once per poster after the frame is
 /// chosen, only for rotated videos; costs one pass over the poster's pixels and one output

@@ -121,35 +121,8 @@ struct ConvertCommand: AsyncParsableCommand {
 
     private func loadPreset() throws -> [RenditionSpec] {
         guard let preset else { return Defaults.renditions }
-        struct PresetFile: Decodable { var renditions: [RenditionSpec] }
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: preset)) } catch {
-            throw ValidationError("cannot read preset \(preset): \(error.localizedDescription)")
+        do { return try Preset.load(contentsOf: URL(fileURLWithPath: preset)) } catch {
+            throw ValidationError("preset \(preset): \(error)")
         }
-        let specs: [RenditionSpec]
-        do { specs = try JSONDecoder().decode(PresetFile.self, from: data).renditions } catch {
-            throw ValidationError("preset \(preset) is not a valid rendition list: \(describe(error))")
-        }
-        if let problem = RenditionSpec.problem(in: specs) {
-            throw ValidationError("preset \(preset): \(problem)")
-        }
-        return specs
-    }
-
-    private func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, let context):
-            "missing \"\(key.stringValue)\" at \(path(context))"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
-             DecodingError.dataCorrupted(let context):
-            "\(context.debugDescription) at \(path(context))"
-        default:
-            "\(error)"
-        }
-    }
-
-    private func path(_ context: DecodingError.Context) -> String {
-        let components = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
-        return components.isEmpty ? "top level" : components.joined()
     }
 }

@@ -70,6 +70,8 @@ public struct Batch: Sendable {
     /// to do with a single asset).
     public func run() async throws(BatchError) -> Manifest {
         let start = Date()
+        // Roles become file names: a role like `../../x` must never reach the file system.
+        if let problem = RenditionSpec.problem(in: options.renditions) { throw BatchError.invalidPreset(problem) }
         let planned = try InputScanner.scan(inputs: inputs, output: output)
         try prepareOutputFolder()
         AtomicFile.removeLeftovers(in: output)

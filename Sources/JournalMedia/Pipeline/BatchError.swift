@@ -2,6 +2,7 @@ import JournalMediaCore
 import JournalMediaImaging
 import JournalMediaMetadata
 import JournalMediaVideo
+
 /// A batch that cannot start: the command line named something impossible. The CLI exits
 /// with status 2 for these. Failures of single assets are never `BatchError`s.
 public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -11,6 +12,9 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     case outputNotADirectory(String)
     case cannotCreateOutput(String, reason: String)
     case cannotWriteManifest(String, reason: String)
+    /// The rendition specs cannot be used (a role that is not a plain name, a box or quality
+    /// out of range): nothing is written.
+    case invalidPreset(String)
 
     public var description: String {
         switch self {
@@ -20,6 +24,7 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .outputNotADirectory(let path): "output \(path) exists and is not a folder"
         case .cannotCreateOutput(let path, let reason): "cannot create output folder \(path): \(reason)"
         case .cannotWriteManifest(let path, let reason): "cannot write \(path): \(reason)"
+        case .invalidPreset(let problem): "invalid preset: \(problem)"
         }
     }
 

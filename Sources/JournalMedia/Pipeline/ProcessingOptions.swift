@@ -2,6 +2,7 @@ import JournalMediaCore
 import JournalMediaImaging
 import JournalMediaMetadata
 import JournalMediaVideo
+
 /// What `AssetProcessor` makes of each asset and what it refuses. Every default is in
 /// `Defaults`.
 public struct ProcessingOptions: Sendable, Equatable {

@@ -1,5 +1,5 @@
 /// An output file format for a rendition.
-public enum RenditionFormat: String, Codable, Sendable, Hashable {
+public enum RenditionFormat: String, Codable, Sendable, Hashable, CaseIterable {
     case webp, jpeg, png
 
     /// The file extension used for output paths.
@@ -24,8 +24,16 @@ public enum RenditionFormat: String, Codable, Sendable, Hashable {
     }
 }
 
+/// JPEG chroma subsampling.
+public enum ChromaSubsampling: String, Codable, Sendable, Hashable, CaseIterable {
+    /// 4:2:0, half the colour resolution each way (the default; smaller files).
+    case on
+    /// 4:4:4, full colour resolution (sharp coloured edges: text, icons).
+    case off
+}
+
 /// How a rendition fills its box.
-public enum RenditionFit: String, Codable, Sendable, Hashable {
+public enum RenditionFit: String, Codable, Sendable, Hashable, CaseIterable {
     /// Scaled to fit inside the box, aspect ratio kept.
     case inside
     /// Scaled to cover the box, then cropped to it around the most interesting region
@@ -51,6 +59,14 @@ public struct RenditionSpec: Codable, Sendable, Hashable {
     public var fit: RenditionFit
     /// Encoder quality 1–100 (WebP and JPEG).
     public var quality: Int
+    /// WebP: encoder effort 0 (fastest) – 6 (smallest); nil: libvips' default, 4.
+    public var effort: Int?
+    /// JPEG: chroma subsampling; nil: 4:2:0 (`on`).
+    public var chromaSubsampling: ChromaSubsampling?
+    /// JPEG: progressive (interlaced) instead of baseline; nil: baseline.
+    public var progressive: Bool?
+    /// PNG: zlib compression level 0–9; nil: libvips' default, 6.
+    public var compression: Int?
 
     public init(
         role: String, format: RenditionFormat, formatWhenTransparent: RenditionFormat? = nil,
@@ -71,7 +87,8 @@ public struct RenditionSpec: Codable, Sendable, Hashable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case role, format, formatWhenTransparent, width, height, fit, quality
+        case role, format, formatWhenTransparent, width, height, fit, quality, effort, chromaSubsampling, progressive,
+             compression
     }
 
     public init(from decoder: any Decoder) throws {
@@ -86,6 +103,10 @@ public struct RenditionSpec: Codable, Sendable, Hashable {
             height: try container.decodeIfPresent(Int.self, forKey: .height),
             fit: try container.decodeIfPresent(RenditionFit.self, forKey: .fit) ?? .inside,
             quality: try container.decodeIfPresent(Int.self, forKey: .quality))
+        effort = try container.decodeIfPresent(Int.self, forKey: .effort)
+        chromaSubsampling = try container.decodeIfPresent(ChromaSubsampling.self, forKey: .chromaSubsampling)
+        progressive = try container.decodeIfPresent(Bool.self, forKey: .progressive)
+        compression = try container.decodeIfPresent(Int.self, forKey: .compression)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -97,6 +118,11 @@ public struct RenditionSpec: Codable, Sendable, Hashable {
         try container.encode(height, forKey: .height)
         try container.encode(fit, forKey: .fit)
         try container.encode(quality, forKey: .quality)
+        // Encoder settings appear only when set, so presets without them keep their JSON.
+        try container.encodeIfPresent(effort, forKey: .effort)
+        try container.encodeIfPresent(chromaSubsampling, forKey: .chromaSubsampling)
+        try container.encodeIfPresent(progressive, forKey: .progressive)
+        try container.encodeIfPresent(compression, forKey: .compression)
     }
 
     /// Checks a list of specs: at least one, unique well-formed roles, sane boxes and qualities.

@@ -1,4 +1,5 @@
 import JournalMediaCore
+
 /// Flips packed 8-bit RGB pixels left↔right or top↔bottom (a HEIF `imir`). Pure Swift; runs
 /// once per mirrored HEIC after scaling; costs one pass over the scaled pixels.
 enum RGBMirror {

@@ -2,6 +2,7 @@ import JournalMediaCore
 import JournalMediaImaging
 import JournalMediaMetadata
 import JournalMediaVideo
+
 /// Audio files with cover art (MP3, M4A, FLAC, Ogg): the embedded picture is decoded like a
 /// photo (`kind: artwork`); a file without one fails with reason `noArtwork`.
 ///

@@ -2,6 +2,7 @@ import JournalMediaCore
 import JournalMediaImaging
 import JournalMediaMetadata
 import JournalMediaVideo
+
 /// Something the processor can turn into renditions: it yields the one decoded image every
 /// rendition, the colours and the placeholder are made from (`RenditionStep`), and records
 /// what it learns about the asset (kind, display size, orientation, movie facts).

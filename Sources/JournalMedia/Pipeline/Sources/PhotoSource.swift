@@ -2,6 +2,7 @@ import JournalMediaCore
 import JournalMediaImaging
 import JournalMediaMetadata
 import JournalMediaVideo
+
 /// Still images — photos, and icons (vector drawings, small images with real transparency):
 /// the header read first (size, orientation, pixel limit), then one decode with
 /// shrink-on-load at the size the largest rendition needs.

@@ -2,6 +2,7 @@ import JournalMediaCore
 import JournalMediaImaging
 import JournalMediaMetadata
 import JournalMediaVideo
+
 /// The kinds of input file the processor knows, asked in order; the first that accepts a
 /// probed file makes its source. Consulted once per asset; costs a few comparisons.
 public enum SourceRegistry {

@@ -2,6 +2,7 @@ import JournalMediaCore
 import JournalMediaImaging
 import JournalMediaMetadata
 import JournalMediaVideo
+
 /// Movies (MOV, MP4, M4V, 3GP): one libav open (the probe's, through its descriptor) gives
 /// the video's facts and a poster frame — a keyframe, rotated upright, HDR tone-mapped —
 /// which feeds the same renditions as a photo.
