@@ -24,13 +24,28 @@ public struct StageTimings: Sendable, Equatable, Codable {
     /// All stages together: the asset's latency.
     public var total: Double { read + metadata + decode + analyze + encode + write }
 
+    /// The stages measured, in order: a subset of the stages errors name.
+    public static let measuredStages: [ProcessingStage] = [.read, .metadata, .decode, .analyze, .encode, .write]
+
+    /// The seconds of one stage (`sniff` counts as `metadata`; `probe` and `limits` as `decode`).
+    public subscript(_ stage: ProcessingStage) -> Double {
+        switch stage {
+        case .read: read
+        case .metadata, .sniff: metadata
+        case .probe, .limits, .decode: decode
+        case .analyze: analyze
+        case .encode: encode
+        case .write: write
+        }
+    }
+
     /// One JSON object on one line (no newline): `source`, `seconds` (the total) and each
-    /// stage, in seconds with microsecond precision. Used by `convert --timings`.
+    /// measured stage, in seconds with microsecond precision. Used by `convert --timings`.
+    /// Written in this order by hand: Foundation's `JSONEncoder` does not keep key order.
     public func jsonLine(source: String) -> String {
         func seconds(_ value: Double) -> String { String(format: "%.6f", value) }
-        return "{\"source\": \"\(JSONText.escape(source))\", \"seconds\": \(seconds(total)), "
-            + "\"read\": \(seconds(read)), \"metadata\": \(seconds(metadata)), \"decode\": \(seconds(decode)), "
-            + "\"analyze\": \(seconds(analyze)), \"encode\": \(seconds(encode)), \"write\": \(seconds(write))}"
+        let stages = Self.measuredStages.map { "\"\($0.rawValue)\": \(seconds(self[$0]))" }.joined(separator: ", ")
+        return "{\"source\": \"\(JSONText.escape(source))\", \"seconds\": \(seconds(total)), \(stages)}"
     }
 
     public static func + (a: StageTimings, b: StageTimings) -> StageTimings {
