@@ -24,7 +24,6 @@ package final class VipsImageHandle {
     var hasAlpha: Bool { vips_image_hasalpha(pointer) != 0 }
 
     /// Number of pages in a multi-page source as its loader reports it (1 when absent).
-    var pageCount: Int { intField("n-pages") ?? 1 }
 
     /// EXIF orientation 1–8 as the loader found it, 1 when absent or out of range.
     package var orientation: Int {

@@ -94,8 +94,8 @@ package struct VipsError: Error, CustomStringConvertible {
 public enum LibvipsModules {
     /// Keeps libvips from loading every module in its modules folder at start-up (on Debian:
     /// ImageMagick, OpenSlide, JPEG XL, HEIF and PDF); the toolkit then opens only HEIF and
-    /// PDF itself. ImageMagick and OpenSlide never enter the process, and start-up is about
-    /// 25 ms shorter.
+    /// PDF itself. ImageMagick and OpenSlide never enter the process, which shortens start-up
+    /// (Benchmarks/RESULTS.md).
     ///
     /// Sets `VIPSHOME` (libvips looks for its modules under it), so call it first thing in
     /// `main`, before other threads run and before any image is processed. Libraries

@@ -16,8 +16,8 @@ import JournalMediaCore
 /// Resizing happens in the first step, so a 4K frame is tone-mapped at poster size. Runs only
 /// for frames `HDRToneMapper` has no table path for (other primaries or transfers), and in tests
 /// as the reference the table path is compared with. Costs one graph set-up plus three float
-/// passes at poster size: about 80 ms and 130 MB of short-lived buffers for a 1080p HLG frame
-/// at 1600 px, plus opening libavfilter the first time (`LibavFilterLibrary`). The graph is
+/// passes at poster size, with short-lived float buffers several times the poster's size,
+/// plus opening libavfilter the first time (`LibavFilterLibrary`). The graph is
 /// single-threaded and freed before returning.
 package enum HDRFilterGraphToneMapper {
     static func toneMap(_ frame: LibavFrame, width: Int, height: Int) throws(LibavFailure) -> [UInt8] {

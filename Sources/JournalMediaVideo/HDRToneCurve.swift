@@ -21,10 +21,9 @@ import JournalMediaCore
 /// on the pixel values, one loop per (HLG or not, BT.2020 or not) so the per-pixel code has no
 /// branches on them either.
 ///
-/// Runs once per HDR poster candidate, on one core. The tables are built once per process (a
-/// few hundred microseconds) and shared. Costs (AMD EPYC, 1600 × 900): ~4.7 ns per pixel for HLG
-/// (~7 ms), ~3.5 ns for PQ and gamma (the scalar loop before took 17 and 11.5 ns), and no memory
-/// besides the output and a 64-byte scratch buffer.
+/// Runs once per HDR poster candidate, on one core. The tables are built once per process and
+/// shared. Costs a few nanoseconds per pixel (Benchmarks/RESULTS.md), and no memory besides the
+/// output and a 64-byte scratch buffer.
 package struct HDRToneCurve: Sendable {
     package enum Transfer: Sendable {
         case hlg

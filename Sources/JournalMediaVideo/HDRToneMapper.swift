@@ -11,9 +11,9 @@ import JournalMediaCore
 /// BT.2020/BT.709 or an unusual transfer take libavfilter's zscale + tonemap graph instead
 /// (`HDRFilterGraphToneMapper`), which the table path was checked against.
 ///
-/// Runs once per poster candidate of an HDR video. Costs for a 1080p 10-bit frame at 1600 px:
-/// ~11 ms (swscale ~4 ms, the curve ~7 ms for HLG, ~5 ms for PQ) and one 8.6 MB 16-bit buffer
-/// (the filter graph took ~80 ms and ~130 MB of float buffers).
+/// Runs once per poster candidate of an HDR video. Costs one swscale pass and one table pass
+/// at poster size, and one 16-bit buffer of the poster's size (far less time and memory than
+/// the filter graph's float passes; figures in Benchmarks/RESULTS.md).
 package enum HDRToneMapper {
     static func toneMap(_ frame: LibavFrame, width: Int, height: Int) throws(LibavFailure) -> [UInt8] {
         guard let curve = curve(for: frame), let matrix = matrix(for: frame) else {

@@ -6,12 +6,11 @@ import JournalMediaCore
 /// linked into the process.
 ///
 /// Why: Debian's libavfilter pulls in about 30 libraries nothing else uses (flite voices,
-/// pocketsphinx, LAPACK, Vulkan, libplacebo, …). Linked, they cost every `journal-media` run
-/// ~18 ms of dynamic-linker work at start-up (measured: a C `main` linked with our libraries
-/// starts in 58 ms with libavfilter, 40 ms without), and the only user is the rare HDR poster
-/// whose signalling the table tone curve does not cover (`HDRFilterGraphToneMapper`).
+/// pocketsphinx, LAPACK, Vulkan, libplacebo, …). Linked, they would cost every run their
+/// dynamic linking at start-up (Benchmarks/RESULTS.md), and the only user is the rare HDR
+/// poster whose signalling the table tone curve does not cover (`HDRFilterGraphToneMapper`).
 ///
-/// Runs once per process, on the first such frame: one `dlopen` (~20 ms) and ten `dlsym`s.
+/// Runs once per process, on the first such frame: one `dlopen` and ten `dlsym`s.
 /// The library stays loaded. `shared` is nil when libavfilter cannot be opened or lacks a
 /// symbol; callers turn that into a typed failure.
 package struct LibavFilterLibrary: Sendable {

@@ -16,7 +16,6 @@ enum LibavRuntime {
 
     /// `AV_NOPTS_VALUE`: "no timestamp".
     static let noTimestamp: Int64 = jm_av_nopts_value()
-    static let endOfFile: Int32 = jm_averror_eof()
     static let tryAgain: Int32 = jm_averror_eagain()
 
     /// libav's text for an `AVERROR` code.

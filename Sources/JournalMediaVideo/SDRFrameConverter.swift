@@ -7,8 +7,7 @@ import JournalMediaCore
 /// lines up, BT.601 below); full range for `pc`/`yuvj*` frames. Primaries and transfer are
 /// passed through (SDR video is shown as BT.709/sRGB anyway).
 ///
-/// Runs once per poster candidate; costs one bicubic resample + matrix of the frame (~15 ms
-/// for 1080p to 1600 px).
+/// Runs once per poster candidate; costs one bicubic resample + matrix pass over the frame.
 package enum SDRFrameConverter {
     static func convert(_ frame: LibavFrame, width: Int, height: Int) throws(LibavFailure) -> [UInt8] {
         let matrix = matrix(frame.pointer.pointee.colorspace, height: frame.height)
@@ -17,8 +16,8 @@ package enum SDRFrameConverter {
 
     /// `frame` resized to `width` × `height` and converted to non-linear 16-bit RGB, planar
     /// (`gbrp16le`: planes G, B, R; full range), with matrix `matrix` (an `SWS_CS_*` index), for
-    /// `HDRToneMapper`. Planar because swscale writes it ~5× faster than packed `rgb48le`
-    /// (1080p 10-bit to 1600 px: ~4 ms against ~23 ms) with bit-identical values (checked on
+    /// `HDRToneMapper`. Planar because swscale writes it much faster than packed `rgb48le`
+    /// with bit-identical values (checked on
     /// 4:2:0, 4:2:2 and 4:4:4 HLG, 10- and 12-bit PQ, 8-bit BT.2020 and full-range samples).
     static func convert16(_ frame: LibavFrame, width: Int, height: Int, matrix: Int32) throws(LibavFailure) -> LibavFrame {
         try scale(frame, width: width, height: height, to: AV_PIX_FMT_GBRP16LE, matrix: matrix)
@@ -26,7 +25,7 @@ package enum SDRFrameConverter {
 
     /// One swscale pass, bicubic, with the frame's range (limited unless signalled full).
     /// 8-bit output takes swscale's SIMD path: accurate rounding and full horizontal chroma
-    /// interpolation made it ~10 ms slower per 1080p frame for differences the renditions
+    /// interpolation made it slower per frame for differences the renditions
     /// (4:2:0 JPEG and WebP) throw away. 16-bit output, which feeds the HDR tone curve,
     /// keeps both.
     private static func scale(_ frame: LibavFrame, width: Int, height: Int, to target: AVPixelFormat,

@@ -67,7 +67,6 @@ public enum InputScanner {
         return planned.sorted { $0.relativePath.utf8.lexicographicallyPrecedes($1.relativePath.utf8) }
     }
 
-    /// Regular files below `folder`, as paths relative to it.
     /// Files named on a command line with folders expanded (recursed, hidden entries skipped,
     /// sorted), for commands that write nothing (`inspect`). Paths that do not exist are kept,
     /// so the caller reports them file by file.
@@ -84,6 +83,7 @@ public enum InputScanner {
         return files
     }
 
+    /// Regular files below `folder`, as paths relative to it.
     private static func walk(_ folder: URL, skipping outputPath: String) -> [String] {
         var found: [String] = []
         var pending = [""]

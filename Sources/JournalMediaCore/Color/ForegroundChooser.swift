@@ -4,8 +4,8 @@ import Foundation
 /// |Lc|. The naive "luminance > 0.5" and WCAG-only rules choose black on saturated blues,
 /// oranges and greens where white reads better; APCA flips near screen luminance 0.34–0.36.
 ///
-/// Runs when a reflection or card colour needs a foreground; costs a few microseconds
-/// (more, up to ~0.1 ms, when a tinted accessible foreground has to be searched for).
+/// Runs when a reflection or card colour needs a foreground; costs two contrast
+/// computations, and a search of up to 200 tones when a tinted foreground is needed.
 public enum ForegroundChooser {
     /// |Lc| a foreground should reach for body-size text.
     public static let targetLc = 60.0

@@ -6,7 +6,8 @@ import Foundation
 /// top-ranked hue.
 ///
 /// Runs once per visual asset on the analysis image already in memory (≤ 100 px, no
-/// second decode); costs well under 2 ms (see `make bench`).
+/// second decode); costs a histogram pass and the quantiser's fixed-size moment tables
+/// (measured by `make bench`'s color-bench).
 public enum ImageColorAnalyzer {
     /// OKLab chroma from which a colour counts as colourful rather than grey.
     static let colourfulChroma = 0.04

@@ -73,7 +73,6 @@ package struct WuQuantizer {
     /// A box of grid cells, lower bounds exclusive, upper inclusive.
     private struct Box {
         var l0 = 0, l1 = 32, a0 = 0, a1 = 32, b0 = 0, b1 = 32
-        var volume: Int { (l1 - l0) * (a1 - a0) * (b1 - b0) }
     }
 
     private func sum(_ table: [Double], _ box: Box) -> Double {

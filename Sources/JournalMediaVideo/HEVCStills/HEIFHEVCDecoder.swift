@@ -13,9 +13,9 @@ import JournalMediaCore
 /// without one, from the HEVC stream's VUI as libavcodec reports it (matrix unspecified →
 /// BT.601; no video signal type → limited range, the HEVC default, which libde265 also uses).
 ///
-/// Runs on the calling thread for `ImageDecoder` on every HEIC; costs about 260 ms for a
-/// 12 MP photo on one core (HEVC decode ~200 ms, convert + lanczos ~60 ms), against ~520 ms
-/// through libvips' heifload. Returns nil for anything it does not handle, and the caller
+/// Runs on the calling thread for the photo source on every HEIC; costs the HEVC decode plus
+/// one convert + lanczos pass, about half of libvips' heifload + resize (Benchmarks/RESULTS.md).
+/// Returns nil for anything it does not handle, and the caller
 /// falls back to libvips: what the `meta` box rules out (see `HEIFImageItems.primary`:
 /// alpha, > 8 bits, PQ/HLG nclx, non-HEVC, unknown essential properties) costs only the
 /// `meta` walk; what only the stream reveals (a PQ/HLG VUI, a pixel format other than 8-bit

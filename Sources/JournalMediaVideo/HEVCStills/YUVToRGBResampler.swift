@@ -5,8 +5,8 @@ import JournalMediaCore
 /// swscale pass (lanczos, accurate rounding, full chroma interpolation), with the YUV matrix
 /// and range the HEIF file signals.
 ///
-/// Runs once per HEIC on the fast path; costs about 60 ms for 4032×3024 → 1600×1200 on one
-/// core, plus one output buffer.
+/// Runs once per HEIC on the fast path; costs one lanczos pass proportional to the source
+/// and target pixels, plus one output buffer.
 enum YUVToRGBResampler {
     /// The swscale coefficient table for an H.273 matrix code, nil for matrices it cannot
     /// express (identity/GBR, YCgCo, chroma-derived, ICtCp).
