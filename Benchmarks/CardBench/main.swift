@@ -7,12 +7,14 @@ import JournalMedia
 
 var rounds = 3, jobs = 1
 var writeFolder: String? = nil
+var perType = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--rounds": rounds = Int(arguments.popFirst() ?? "") ?? rounds
     case "--jobs": jobs = max(1, Int(arguments.popFirst() ?? "") ?? jobs)
     case "--write": writeFolder = arguments.popFirst()
+    case "--per-type": perType = true
     default:
         FileHandle.standardError.write(Data("usage: card-bench [--rounds N] [--jobs N] [--write DIR]\n".utf8))
         exit(2)
@@ -58,6 +60,17 @@ do {
                       + (card.truncated ? ", truncated" : "")
                       + (card.warnings.isEmpty ? "" : ", " + card.warnings.joined(separator: "; ")))
             }
+        }
+        exit(0)
+    }
+    if perType {
+        // CPU per card of each type, rendering only (no rendition step).
+        for sample in lights + darks {
+            _ = try CardRenderer.render(sample.spec, images: sample.images)
+            let start = cpuSeconds()
+            for _ in 0..<rounds { _ = try CardRenderer.render(sample.spec, images: sample.images) }
+            print(String(format: "%@ %@: %.1f ms CPU per card", sample.name, sample.spec.appearance.rawValue,
+                         (cpuSeconds() - start) / Double(rounds) * 1000))
         }
         exit(0)
     }

@@ -2,44 +2,66 @@ import CVips
 import Foundation
 import JournalMediaCore
 
-/// The pixels of one card while it is being drawn: an 8-bit sRGB background onto which
+/// The pixels of one card while it is being drawn: an 8-bit sRGB image in memory onto which
 /// layers (text, SVG drawings, pictures, all RGBA with straight alpha) are composited at
 /// pixel positions.
 ///
 /// Each `place` composites only the layer's own rectangle (extract, `composite2` "over",
-/// `insert` back), so a small layer costs its own area, not the canvas'. Everything stays a
-/// lazy libvips pipeline until `finished()` computes it once into memory.
+/// `draw_image` back in place), so a layer costs its own area, not the canvas'; the canvas
+/// is written once when made and handed over as the card by `finished()`.
 final class CardCanvas {
     let width: Int
     let height: Int
     private(set) var image: VipsImageHandle
 
     /// A canvas filled with `background` (one colour, or a vertical gradient computed row by
-    /// row in Swift and repeated across: one 1×height strip, no per-pixel work).
+    /// row in Swift), made in memory: about width × height × 3 bytes written once.
     init(width: Int, height: Int, background: CardBackground) throws(CardRenderError) {
         self.width = width
         self.height = height
         let column: [UInt8]
-        let columnHeight: Int
         switch background {
         case .solid(let hex):
-            column = try CardColor.rgb(hex, field: "background").bytes
-            columnHeight = 1
+            let rgb = try CardColor.rgb(hex, field: "background").bytes
+            column = Array((0..<height).map { _ in rgb }.joined())
         case .verticalGradient(let stops):
             column = try Self.gradientColumn(stops, height: height)
-            columnHeight = height
         }
-        do throws(VipsError) {
-            let strip = try VipsImageHandle.copyingPackedRGB(column, width: 1, height: columnHeight)
-            let replicate = try VipsOperationCall("replicate")
-            try replicate.set("in", .image(strip))
-            try replicate.set("across", .int(width))
-            try replicate.set("down", .int(height / columnHeight))
-            try replicate.build()
-            image = try replicate.outputImage()
-        } catch {
-            throw CardRenderError.drawing(stage: "background", message: error.message)
+        let bytes = Self.filled(column, width: width, height: height)
+        let memory = bytes.withUnsafeBytes { buffer in
+            vips_image_new_from_memory_copy(buffer.baseAddress, buffer.count, Int32(width), Int32(height), 3,
+                                            VIPS_FORMAT_UCHAR)
         }
+        guard let memory else {
+            throw CardRenderError.drawing(stage: "background", message: VipsRuntime.takeErrorBuffer())
+        }
+        // Say what the bytes are (memory images start as "multiband"); nothing else holds
+        // this new image yet, so its header can be set directly.
+        memory.pointee.Type = VIPS_INTERPRETATION_sRGB
+        image = VipsImageHandle(owning: memory)
+    }
+
+    /// Packed RGB rows, each filled with its colour from `column` by doubling copies (a few
+    /// memcpy calls per row; libvips' replicate of a one-pixel strip copies pixel by pixel).
+    static func filled(_ column: [UInt8], width: Int, height: Int) -> [UInt8] {
+        let rowBytes = width * 3
+        var bytes = [UInt8](repeating: 0, count: rowBytes * height)
+        bytes.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for row in 0..<height {
+                let start = base + row * rowBytes
+                start.storeBytes(of: column[row * 3], toByteOffset: 0, as: UInt8.self)
+                start.storeBytes(of: column[row * 3 + 1], toByteOffset: 1, as: UInt8.self)
+                start.storeBytes(of: column[row * 3 + 2], toByteOffset: 2, as: UInt8.self)
+                var done = 3
+                while done < rowBytes {
+                    let chunk = min(done, rowBytes - done)
+                    (start + done).copyMemory(from: start, byteCount: chunk)
+                    done += chunk
+                }
+            }
+        }
+        return bytes
     }
 
     /// The gradient's colour for each row: linear between neighbouring stops (sorted by
@@ -70,7 +92,9 @@ final class CardCanvas {
     }
 
     /// Composites `layer` (RGBA, straight alpha; or RGB, drawn opaque) with its top-left
-    /// corner at (`x`, `y`); the parts outside the canvas are dropped.
+    /// corner at (`x`, `y`); the parts outside the canvas are dropped. The layer's rectangle
+    /// of the canvas is blended (`composite2`, "over") and written back in place
+    /// (`draw_image`), so the cost is the layer's area, however many layers came before.
     func place(_ layer: VipsImageHandle, x: Int, y: Int) throws(VipsError) {
         let left = max(0, x), top = max(0, y)
         let right = min(width, x + layer.width), bottom = min(height, y + layer.height)
@@ -79,23 +103,21 @@ final class CardCanvas {
         if left != x || top != y || right - left != layer.width || bottom - top != layer.height {
             overlay = try Self.extract(layer, left: left - x, top: top - y, width: right - left, height: bottom - top)
         }
-        guard overlay.hasAlpha else {
-            image = try Self.insert(overlay, into: image, x: left, y: top)
-            return
+        var blended = overlay
+        if overlay.hasAlpha {
+            let region = try Self.extract(image, left: left, top: top, width: right - left, height: bottom - top)
+            let composite = try VipsOperationCall("composite2")
+            try composite.set("base", .image(region))
+            try composite.set("overlay", .image(overlay))
+            try composite.set("mode", .nick("over"))
+            try composite.build()
+            let bands = try VipsOperationCall("extract_band")
+            try bands.set("in", .image(try composite.outputImage()))
+            try bands.set("band", .int(0))
+            try bands.set("n", .int(3))
+            try bands.build()
+            blended = try bands.outputImage()
         }
-        let region = try Self.extract(image, left: left, top: top, width: right - left, height: bottom - top)
-        let composite = try VipsOperationCall("composite2")
-        try composite.set("base", .image(region))
-        try composite.set("overlay", .image(overlay))
-        try composite.set("mode", .nick("over"))
-        try composite.build()
-        var blended = try composite.outputImage()
-        let bands = try VipsOperationCall("extract_band")
-        try bands.set("in", .image(blended))
-        try bands.set("band", .int(0))
-        try bands.set("n", .int(3))
-        try bands.build()
-        blended = try bands.outputImage()
         if blended.format != VIPS_FORMAT_UCHAR {
             let cast = try VipsOperationCall("cast")
             try cast.set("in", .image(blended))
@@ -103,7 +125,14 @@ final class CardCanvas {
             try cast.build()
             blended = try cast.outputImage()
         }
-        image = try Self.insert(blended, into: image, x: left, y: top)
+        // Computed before the canvas is written, since it reads the canvas.
+        blended = try blended.materialised()
+        let draw = try VipsOperationCall("draw_image")
+        try draw.set("image", .image(image))
+        try draw.set("sub", .image(blended))
+        try draw.set("x", .int(left))
+        try draw.set("y", .int(top))
+        try draw.build()
     }
 
     static func extract(_ image: VipsImageHandle, left: Int, top: Int, width: Int,
@@ -118,28 +147,10 @@ final class CardCanvas {
         return try extract.outputImage()
     }
 
-    private static func insert(_ sub: VipsImageHandle, into main: VipsImageHandle, x: Int,
-                               y: Int) throws(VipsError) -> VipsImageHandle {
-        let insert = try VipsOperationCall("insert")
-        try insert.set("main", .image(main))
-        try insert.set("sub", .image(sub))
-        try insert.set("x", .int(x))
-        try insert.set("y", .int(y))
-        try insert.build()
-        return try insert.outputImage()
-    }
-
-    /// Computes the card into memory: 8-bit sRGB, three bands, no metadata fields.
-    func finished() throws(VipsError) -> VipsImageHandle {
-        let tag = try VipsOperationCall("copy")
-        try tag.set("in", .image(image))
-        try tag.set("interpretation", .nick("srgb"))
-        try tag.build()
-        let memory = try tag.outputImage().materialised()
-        for field in memory.fieldNames where !ImageDecoder.coreFields.contains(field) {
-            memory.removeField(field)
-        }
-        return memory
+    /// The finished card: the canvas itself (8-bit sRGB, three bands, in memory, made here
+    /// so without any metadata field), handed over; nothing is drawn on it afterwards.
+    func finished() -> VipsImageHandle {
+        image
     }
 }
 

@@ -179,38 +179,50 @@ struct CardHeroPainter {
         if stride > 1 { warnings.append("route: \(total) points thinned to every \(stride)th") }
         let stroke = Double(metrics.px(12)), marker = Double(metrics.px(20))
         let square = unitSquare(in: box, inset: marker + stroke)
-        let n = CardLayers.number
-        func position(_ point: CardPoint) -> (String, String) {
-            (n(square.x + min(1.5, max(-0.5, point.x)) * square.side),
-             n(square.y + min(1.5, max(-0.5, point.y)) * square.side))
+        func position(_ point: CardPoint) -> (x: Double, y: Double) {
+            (square.x + min(1.5, max(-0.5, point.x)) * square.side,
+             square.y + min(1.5, max(-0.5, point.y)) * square.side)
         }
-        var paths = "", markers = ""
+        var thinned: [[(x: Double, y: Double)]] = []
         for route in cleaned {
-            var kept: [CardPoint] = []
+            var kept: [(x: Double, y: Double)] = []
             kept.reserveCapacity(route.count / stride + 2)
-            for index in Swift.stride(from: 0, to: route.count, by: stride) { kept.append(route[index]) }
-            if let last = route.last, kept.last != last { kept.append(last) }
+            for index in Swift.stride(from: 0, to: route.count, by: stride) { kept.append(position(route[index])) }
+            if stride > 1, let last = route.last { kept.append(position(last)) }
+            thinned.append(kept)
+        }
+        // The drawing covers only the routes' bounds (plus markers), not the whole hero box,
+        // so less is rasterised and composited.
+        let pad = marker + stroke
+        let all = thinned.joined()
+        let minX = max(0, ((all.map(\.x).min() ?? 0) - pad).rounded(.down))
+        let minY = max(0, ((all.map(\.y).min() ?? 0) - pad).rounded(.down))
+        let maxX = min(Double(box.width), (all.map(\.x).max() ?? 0) + pad)
+        let maxY = min(Double(box.height), (all.map(\.y).max() ?? 0) + pad)
+        let width = max(1, Int((maxX - minX).rounded(.up))), height = max(1, Int((maxY - minY).rounded(.up)))
+        let n = CardLayers.number
+        var paths = "", markers = ""
+        for route in thinned {
             var d = ""
-            for (index, point) in kept.enumerated() {
-                let (x, y) = position(point)
-                d += (index == 0 ? "M" : "L") + x + " " + y
+            d.reserveCapacity(route.count * 16)
+            for (index, point) in route.enumerated() {
+                d += (index == 0 ? "M" : "L") + n(point.x - minX) + " " + n(point.y - minY)
             }
-            if kept.count == 1 { d += "l0.01 0" }
+            if route.count == 1 { d += "l0.01 0" }
             paths += "<path d=\"\(d)\"/>"
-            let (sx, sy) = position(kept[0])
-            let (ex, ey) = position(kept[kept.count - 1])
+            let start = route[0], end = route[route.count - 1]
             // Start: a filled dot ringed in the background; end: a ring.
-            markers += "<circle cx=\"\(ex)\" cy=\"\(ey)\" r=\"\(n(marker))\" fill=\"\(backgroundHex)\" "
-                + "stroke=\"\(colors.accent)\" stroke-width=\"\(n(stroke * 0.8))\"/>"
-            markers += "<circle cx=\"\(sx)\" cy=\"\(sy)\" r=\"\(n(marker))\" fill=\"\(colors.accent)\" "
-                + "stroke=\"\(backgroundHex)\" stroke-width=\"\(n(stroke * 0.5))\"/>"
+            markers += "<circle cx=\"\(n(end.x - minX))\" cy=\"\(n(end.y - minY))\" r=\"\(n(marker))\" "
+                + "fill=\"\(backgroundHex)\" stroke=\"\(colors.accent)\" stroke-width=\"\(n(stroke * 0.8))\"/>"
+            markers += "<circle cx=\"\(n(start.x - minX))\" cy=\"\(n(start.y - minY))\" r=\"\(n(marker))\" "
+                + "fill=\"\(colors.accent)\" stroke=\"\(backgroundHex)\" stroke-width=\"\(n(stroke * 0.5))\"/>"
         }
         let svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(box.width)" height="\(box.height)">\
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)">\
             <g fill="none" stroke="\(colors.accent)" stroke-width="\(n(stroke))" stroke-linecap="round" \
             stroke-linejoin="round">\(paths)</g>\(markers)</svg>
             """
-        try canvas.place(try CardLayers.svg(svg), x: box.x, y: box.y)
+        try canvas.place(try CardLayers.svg(svg), x: box.x + Int(minX), y: box.y + Int(minY))
     }
 
     private mutating func drawPins(_ pins: [CardPin], in box: CardBox) throws(VipsError) {
@@ -231,22 +243,32 @@ struct CardHeroPainter {
         let originX = square.x + (square.side - usableSide) / 2
         let originY = square.y + top
         var tips: [(x: Double, y: Double)] = []
-        var body = ""
         for pin in shown {
             let x = single ? Double(box.width) / 2
                 : originX + min(1, max(0, pin.point.x)) * usableSide
             let y = single ? (Double(box.height) + top) / 2
                 : originY + min(1, max(0, pin.point.y)) * usableSide
             tips.append((x, y))
+        }
+        // The drawing covers only the pins' bounds.
+        let outline = max(2, pinScale * 1.5)
+        let minX = max(0, ((tips.map(\.x).min() ?? 0) - side - outline).rounded(.down))
+        let minY = max(0, ((tips.map(\.y).min() ?? 0) - top - outline).rounded(.down))
+        let maxX = min(Double(box.width), (tips.map(\.x).max() ?? 0) + side + outline)
+        let maxY = min(Double(box.height), (tips.map(\.y).max() ?? 0) + outline)
+        var body = ""
+        for tip in tips {
+            let x = tip.x - minX, y = tip.y - minY
             body += "<path d=\"\(CardGlyphPaths.pinPath(x: x, y: y, size: pinScale))\" fill=\"\(colors.accent)\" "
-                + "stroke=\"\(backgroundHex)\" stroke-width=\"\(n(max(2, pinScale * 1.5)))\"/>"
+                + "stroke=\"\(backgroundHex)\" stroke-width=\"\(n(outline))\"/>"
             body += "<circle cx=\"\(n(x))\" cy=\"\(n(y - 25 * pinScale))\" r=\"\(n(side * 0.38))\" "
                 + "fill=\"\(backgroundHex)\"/>"
         }
+        let width = max(1, Int((maxX - minX).rounded(.up))), height = max(1, Int((maxY - minY).rounded(.up)))
         let svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(box.width)" height="\(box.height)">\(body)</svg>
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)">\(body)</svg>
             """
-        try canvas.place(try CardLayers.svg(svg), x: box.x, y: box.y)
+        try canvas.place(try CardLayers.svg(svg), x: box.x + Int(minX), y: box.y + Int(minY))
         // Labels beside the first pins, on the side with more room.
         let labelSize = metrics.size(30)
         for (pin, tip) in zip(shown, tips).prefix(single ? 0 : Self.maxPinLabels) {

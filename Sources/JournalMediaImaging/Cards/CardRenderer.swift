@@ -29,10 +29,7 @@ public enum CardRenderer {
         var drawing = try CardDrawing(spec: spec)
         try drawing.drawHero(images: images)
         try drawing.drawTexts()
-        let image: VipsImageHandle
-        do throws(VipsError) { image = try drawing.canvas.finished() } catch {
-            throw .drawing(stage: "compose", message: error.message)
-        }
+        let image = drawing.canvas.finished()
         return RenderedCard(image: DecodedImage(image: image, hasRealTransparency: false),
                             missingGlyphs: drawing.missingGlyphs, headlineFontSize: drawing.headlineFontSize,
                             truncated: drawing.truncated, warnings: drawing.warnings)
