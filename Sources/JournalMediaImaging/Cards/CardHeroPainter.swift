@@ -62,12 +62,21 @@ struct CardHeroPainter {
             image = try Self.fitted(image, width: side, height: side, crop: false)
             radius = 0
         }
-        if radius > 0 {
-            image = try Self.masked(image, radius: radius)
-        }
         // Rounded pictures and icons sit centred in the box; avatars start it.
         let x = shape == .rounded ? box.x + (box.width - image.width) / 2 : box.x
         let y = box.y + (box.height - image.height) / 2
+        if radius > 0 && !image.hasAlpha {
+            // An opaque picture: the rounded shape is its coverage, blended in one step.
+            let alpha = try VipsOperationCall("extract_band")
+            try alpha.set("in", .image(try CardLayers.svg(Self.roundedRectangle(image, radius: radius))))
+            try alpha.set("band", .int(3))
+            try alpha.build()
+            try canvas.place(image, mask: try alpha.outputImage(), x: x, y: y)
+            return
+        }
+        if radius > 0 {
+            image = try Self.masked(image, radius: radius)
+        }
         try canvas.place(image, x: x, y: y)
     }
 
@@ -105,17 +114,21 @@ struct CardHeroPainter {
     /// the side): a rasterised rounded rectangle keeps the picture only where it is opaque
     /// ("dest-in"), multiplying any alpha the picture has.
     private static func masked(_ image: VipsImageHandle, radius: Double) throws(VipsError) -> VipsImageHandle {
-        let n = CardLayers.number
-        let svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(image.width)" height="\(image.height)">\
-            <rect width="\(image.width)" height="\(image.height)" rx="\(n(radius))" fill="#fff"/></svg>
-            """
         let composite = try VipsOperationCall("composite2")
         try composite.set("base", .image(image))
-        try composite.set("overlay", .image(try CardLayers.svg(svg)))
+        try composite.set("overlay", .image(try CardLayers.svg(roundedRectangle(image, radius: radius))))
         try composite.set("mode", .nick("dest-in"))
         try composite.build()
         return try composite.outputImage()
+    }
+
+    /// An SVG of a white rounded rectangle the size of `image`.
+    private static func roundedRectangle(_ image: VipsImageHandle, radius: Double) -> String {
+        let n = CardLayers.number
+        return """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(image.width)" height="\(image.height)">\
+            <rect width="\(image.width)" height="\(image.height)" rx="\(n(radius))" fill="#fff"/></svg>
+            """
     }
 
     // MARK: Vector heroes
