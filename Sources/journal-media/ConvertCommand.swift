@@ -99,13 +99,13 @@ struct ConvertCommand: AsyncParsableCommand {
         }
         batch.onFailure = { error in
             terminal.clear()
-            FileHandle.standardError.write(Data("journal-media: error: \(error)\n".utf8))
+            StandardError.writeLine("journal-media: error: \(error)")
         }
         let manifest: Manifest
         do {
             manifest = try await batch.run()
         } catch {
-            FileHandle.standardError.write(Data("journal-media: error: \(error)\n".utf8))
+            StandardError.writeLine("journal-media: error: \(error)")
             throw ExitCode(error.isUsageError ? ExitStatus.usage : ExitStatus.someAssetsFailed)
         }
         terminal.finish()
@@ -113,8 +113,8 @@ struct ConvertCommand: AsyncParsableCommand {
             let s = manifest.summary
             let line = "\(s.assets) assets: \(s.succeeded) succeeded, \(s.failed) failed, \(s.skipped) unchanged; "
                 + String(format: "%.2f s, %.1f assets/s", s.elapsedSeconds, s.assetsPerSecond)
-                + " → \(output)/\(Batch.manifestName)\n"
-            FileHandle.standardError.write(Data(line.utf8))
+                + " → \(output)/\(Batch.manifestName)"
+            StandardError.writeLine(line)
         }
         if manifest.summary.failed > 0 { throw ExitCode(ExitStatus.someAssetsFailed) }
     }

@@ -42,10 +42,12 @@ enum TestSupport {
         var stderr: String
     }
 
-    static func runCLI(_ arguments: [String]) throws -> CLIRun {
+    /// Runs the CLI to completion; `folder` is its working directory when given.
+    static func runCLI(_ arguments: [String], in folder: URL? = nil) throws -> CLIRun {
         let process = Process()
         process.executableURL = cli
         process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
