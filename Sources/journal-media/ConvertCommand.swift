@@ -36,6 +36,10 @@ struct ConvertCommand: AsyncParsableCommand {
             into place, so an interrupted run never leaves a partial file and the next run \
             completes it.
 
+            One run at a time writes into an output folder (it locks OUTPUT/.journal-media.lock): \
+            a second run exits with status 2 at once, or waits with --wait. An output that \
+            cannot be created or written exits with status 2 before any input is decoded.
+
             A file that cannot be converted (unreadable, empty, truncated, corrupt, \
             unsupported, over --max-pixels) gets an error entry and one line on stderr; the \
             batch goes on. Exit status: 0 all succeeded, 1 some failed, 2 usage error.
@@ -64,6 +68,9 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Redo every asset, ignoring the existing manifest.")
     var force = false
 
+    @Flag(name: .long, help: "When another run is writing into the output folder (it holds OUTPUT/.journal-media.lock), wait for it to finish instead of exiting with status 2.")
+    var wait = false
+
     @Flag(name: [.short, .long], help: "Print nothing but errors on stderr (no progress line, no summary).")
     var quiet = false
 
@@ -89,6 +96,11 @@ struct ConvertCommand: AsyncParsableCommand {
             options: ProcessingOptions(renditions: renditions, maxPixels: maxPixels),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: force)
+        batch.waitForLock = wait
+        let outputPath = output
+        batch.onLockWait = {
+            StandardError.writeLine("journal-media: waiting for the other run writing into \(outputPath) to finish")
+        }
         let terminal = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         batch.onProgress = { terminal.update($0) }
         if let timings {

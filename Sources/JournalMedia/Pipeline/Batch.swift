@@ -39,6 +39,11 @@ public struct Batch: Sendable {
     public var jobs: Int
     /// Redo every asset even when its earlier entry could be reused.
     public var force: Bool
+    /// When another run holds the output folder's lock: wait for it (true) or throw
+    /// `BatchError.outputLocked` at once (false, the default).
+    public var waitForLock = false
+    /// Called once when the batch starts waiting for another run's lock.
+    public var onLockWait: (@Sendable () -> Void)?
     /// Called on the batch's task after each asset.
     public var onProgress: (@Sendable (BatchProgress) -> Void)?
     /// Called once for each asset that failed.
@@ -62,8 +67,23 @@ public struct Batch: Sendable {
     public static let motionPosterRole = AssetProcessor.motionPosterRole
 
     /// Output path of a rendition, relative to the output folder: `<source>.<role>.<ext>`.
+    /// When that file name would pass NAME_MAX (255 bytes), the source's name is cut at a
+    /// character boundary and `~` plus 16 hex digits of its SHA-256 are added, so long names
+    /// still convert and two long names never share an output.
     public static func renditionPath(source: String, role: String, format: RenditionFormat) -> String {
-        "\(source).\(role).\(format.fileExtension)"
+        let suffix = ".\(role).\(format.fileExtension)"
+        let slash = source.lastIndex(of: "/")
+        let folder = slash.map { String(source[...$0]) } ?? ""
+        let name = slash.map { String(source[source.index(after: $0)...]) } ?? source
+        guard name.utf8.count + suffix.utf8.count > AtomicFile.nameMax else { return source + suffix }
+        let tag = "~" + ContentDigest.sha256(Array(name.utf8)).prefix(16)
+        let budget = AtomicFile.nameMax - suffix.utf8.count - tag.utf8.count
+        var kept = ""
+        for character in name {
+            guard kept.utf8.count + String(character).utf8.count <= budget else { break }
+            kept.append(character)
+        }
+        return folder + kept + tag + suffix
     }
 
     /// Runs the batch and returns the manifest it wrote. Throws only `BatchError`s (nothing
@@ -74,6 +94,11 @@ public struct Batch: Sendable {
         if let problem = RenditionSpec.problem(in: options.renditions) { throw BatchError.invalidPreset(problem) }
         let planned = try InputScanner.scan(inputs: inputs, output: output)
         try prepareOutputFolder()
+        // One writer per output folder, held until the manifest is written; checked writable
+        // before any input is probed or decoded.
+        let lock = try await OutputFolderLock.acquire(in: output, wait: waitForLock, onWait: onLockWait)
+        defer { withExtendedLifetime(lock) {} }
+        try OutputFolderCheck.verifyWritable(output)
         AtomicFile.removeLeftovers(in: output)
         let manifestURL = output.appendingPathComponent(Batch.manifestName)
 
@@ -171,10 +196,13 @@ public struct Batch: Sendable {
             guard isDirectory.boolValue else { throw BatchError.outputNotADirectory(output.path) }
             return
         }
-        do {
-            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        } catch {
-            throw BatchError.cannotCreateOutput(output.path, reason: error.localizedDescription)
+        // mkdir per component, so the reason is the system's own (read-only, not a folder, …).
+        var path = ""
+        for component in output.standardizedFileURL.path.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o755) != 0 && errno != EEXIST {
+                throw BatchError.cannotCreateOutput(output.path, reason: String(cString: strerror(errno)))
+            }
         }
     }
 
@@ -268,7 +296,7 @@ public struct Batch: Sendable {
             let rendition = entry.renditions[index]
             let path = renditionPath(source: entry.source, role: rendition.role, format: rendition.format)
             do {
-                try AtomicFile.write(rendition.data, to: output.appendingPathComponent(path))
+                try AtomicFile.write(rendition.data, to: path, under: output)
             } catch {
                 entry.renditions = []
                 entry.error = AssetError(file: entry.source, stage: .write, reason: .writeFailed, message: "\(error)")
@@ -286,15 +314,14 @@ public struct Batch: Sendable {
         let current = Set(entry.renditions.compactMap(\.path))
         for old in earlier?.renditions ?? [] {
             guard let path = old.path, !current.contains(path) else { continue }
-            unlink(output.appendingPathComponent(path).path)
+            AtomicFile.remove(path, under: output)
         }
     }
 
     private static func renditionsPresent(_ entry: ManifestEntry, in output: URL) -> Bool {
         entry.renditions.allSatisfy { record in
-            var info = stat()
             guard let path = record.path else { return false }
-            return stat(output.appendingPathComponent(path).path, &info) == 0 && Int(info.st_size) == record.bytes
+            return AtomicFile.size(of: path, under: output) == record.bytes
         }
     }
 }
