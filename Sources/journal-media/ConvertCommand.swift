@@ -28,7 +28,10 @@ struct ConvertCommand: AsyncParsableCommand {
             "motionPoster" rendition. Each entry carries a captureDate (see `inspect --help`).
 
             Paths are relative to the input folder when there is one input folder; with \
-            several inputs each is prefixed by its input's name. Hidden files are skipped.
+            several inputs each is prefixed by its input's name. Hidden files are skipped. \
+            Symbolic links to files are followed only when they resolve inside an input \
+            (--follow-symlinks: always); links to folders, dangling links, links leading \
+            outside, unreadable folders and FIFOs are listed under "ignored" with the reason.
 
             OUTPUT/manifest.json lists every asset (schema in the README). A re-run reuses \
             the entries whose input (size, modification time, SHA-256) and preset did not \
@@ -68,6 +71,9 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Redo every asset, ignoring the existing manifest.")
     var force = false
 
+    @Flag(name: .long, help: "Follow symbolic links to files inside the input folders even when they resolve outside every input. By default such links are not read and are listed under \"ignored\" in the manifest.")
+    var followSymlinks = false
+
     @Flag(name: .long, help: "When another run is writing into the output folder (it holds OUTPUT/.journal-media.lock), wait for it to finish instead of exiting with status 2.")
     var wait = false
 
@@ -97,6 +103,7 @@ struct ConvertCommand: AsyncParsableCommand {
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: force)
         batch.waitForLock = wait
+        batch.followSymlinks = followSymlinks
         let outputPath = output
         batch.onLockWait = {
             StandardError.writeLine("journal-media: waiting for the other run writing into \(outputPath) to finish")
@@ -122,8 +129,12 @@ struct ConvertCommand: AsyncParsableCommand {
         }
         terminal.finish()
         if !quiet {
+            for item in manifest.ignored {
+                StandardError.writeLine("journal-media: note: \(item.source): ignored: \(item.reason)")
+            }
             let s = manifest.summary
-            let line = "\(s.assets) assets: \(s.succeeded) succeeded, \(s.failed) failed, \(s.skipped) unchanged; "
+            let ignored = manifest.ignored.isEmpty ? "" : ", \(manifest.ignored.count) ignored"
+            let line = "\(s.assets) assets: \(s.succeeded) succeeded, \(s.failed) failed, \(s.skipped) unchanged\(ignored); "
                 + String(format: "%.2f s, %.1f assets/s", s.elapsedSeconds, s.assetsPerSecond)
                 + " → \(output)/\(Batch.manifestName)"
             StandardError.writeLine(line)

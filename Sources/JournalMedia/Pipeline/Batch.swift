@@ -42,6 +42,9 @@ public struct Batch: Sendable {
     /// When another run holds the output folder's lock: wait for it (true) or throw
     /// `BatchError.outputLocked` at once (false, the default).
     public var waitForLock = false
+    /// Follow symbolic links to files inside the input folders even when they resolve
+    /// outside every input (default: such links are listed under `ignored`).
+    public var followSymlinks = false
     /// Called once when the batch starts waiting for another run's lock.
     public var onLockWait: (@Sendable () -> Void)?
     /// Called on the batch's task after each asset.
@@ -92,7 +95,8 @@ public struct Batch: Sendable {
         let start = Date()
         // Roles become file names: a role like `../../x` must never reach the file system.
         if let problem = RenditionSpec.problem(in: options.renditions) { throw BatchError.invalidPreset(problem) }
-        let planned = try InputScanner.scan(inputs: inputs, output: output)
+        let scan = try InputScanner.scanReporting(inputs: inputs, output: output, followSymlinks: followSymlinks)
+        let planned = scan.planned
         try prepareOutputFolder()
         // One writer per output folder, held until the manifest is written; checked writable
         // before any input is probed or decoded.
@@ -151,7 +155,7 @@ public struct Batch: Sendable {
                 onProgress?(progress)
                 if Date().timeIntervalSince(lastCheckpoint) >= Defaults.manifestCheckpointInterval {
                     lastCheckpoint = Date()
-                    let partial = makeManifest(entries.compactMap { $0 }, progress: progress)
+                    let partial = makeManifest(entries.compactMap { $0 }, ignored: scan.ignored, progress: progress)
                     try? AtomicFile.write(partial.encoded(), to: manifestURL)
                 }
                 launch()
@@ -159,7 +163,7 @@ public struct Batch: Sendable {
         }
 
         progress.elapsedSeconds = Date().timeIntervalSince(start)
-        let manifest = makeManifest(entries.compactMap { $0 }, progress: progress)
+        let manifest = makeManifest(entries.compactMap { $0 }, ignored: scan.ignored, progress: progress)
         do {
             try AtomicFile.write(try manifest.encoded(), to: manifestURL)
         } catch {
@@ -206,7 +210,7 @@ public struct Batch: Sendable {
         }
     }
 
-    private func makeManifest(_ entries: [ManifestEntry], progress: BatchProgress) -> Manifest {
+    private func makeManifest(_ entries: [ManifestEntry], ignored: [IgnoredInput], progress: BatchProgress) -> Manifest {
         let failed = entries.filter { $0.error != nil }.count
         let processed = progress.done - progress.skipped
         let summary = ManifestSummary(
@@ -215,7 +219,8 @@ public struct Batch: Sendable {
             elapsedSeconds: (progress.elapsedSeconds * 1000).rounded() / 1000,
             assetsPerSecond: progress.elapsedSeconds > 0
                 ? (Double(processed) / progress.elapsedSeconds * 100).rounded() / 100 : 0)
-        return Manifest(generator: Version.generator, preset: options.renditions, assets: entries, summary: summary)
+        return Manifest(generator: Version.generator, preset: options.renditions, assets: entries,
+                        ignored: ignored, summary: summary)
     }
 
     /// What converting one work unit gave: its entry, whether the earlier entry was reused,

@@ -11,14 +11,33 @@ public struct Manifest: Codable, Sendable {
     /// The rendition specs every asset was processed with; a re-run with other specs redoes all.
     public var preset: [RenditionSpec]
     public var assets: [ManifestEntry]
+    /// What the input folders held that was not converted, with why (added in schema 1
+    /// without a version change: readers of older manifests see an empty list).
+    public var ignored: [IgnoredInput]
     public var summary: ManifestSummary
 
-    public init(generator: String, preset: [RenditionSpec], assets: [ManifestEntry], summary: ManifestSummary) {
+    public init(generator: String, preset: [RenditionSpec], assets: [ManifestEntry],
+                ignored: [IgnoredInput] = [], summary: ManifestSummary) {
         self.schemaVersion = Manifest.currentSchemaVersion
         self.generator = generator
         self.preset = preset
         self.assets = assets
+        self.ignored = ignored
         self.summary = summary
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion, generator, preset, assets, ignored, summary
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+        generator = try container.decode(String.self, forKey: .generator)
+        preset = try container.decode([RenditionSpec].self, forKey: .preset)
+        assets = try container.decode([ManifestEntry].self, forKey: .assets)
+        ignored = try container.decodeIfPresent([IgnoredInput].self, forKey: .ignored) ?? []
+        summary = try container.decode(ManifestSummary.self, forKey: .summary)
     }
 
     /// JSON as written to disk: pretty, keys sorted, slashes unescaped.
