@@ -130,7 +130,7 @@ struct ConvertCommand: AsyncParsableCommand {
         terminal.finish()
         if !quiet {
             for item in manifest.ignored {
-                StandardError.writeLine("journal-media: note: \(item.source): ignored: \(item.reason)")
+                StandardError.writeLine("journal-media: note: \(item.path): ignored: \(item.reason)")
             }
             let s = manifest.summary
             let ignored = manifest.ignored.isEmpty ? "" : ", \(manifest.ignored.count) ignored"

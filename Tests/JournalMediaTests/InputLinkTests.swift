@@ -36,7 +36,7 @@ import Testing
 
         #expect(manifest.assets.map(\.source) == ["alias.svg", "photo.heic", "sub/real.svg"])
         #expect(manifest.summary.succeeded == 3)
-        let reasons = Dictionary(uniqueKeysWithValues: manifest.ignored.map { ($0.source, $0.reason) })
+        let reasons = Dictionary(uniqueKeysWithValues: manifest.ignored.map { ($0.path, $0.reason) })
         #expect(Set(reasons.keys) == ["dangling.jpg", "linked-folder", "secret.jpg", "sub/pipe"])
         #expect(reasons["secret.jpg"]?.contains("outside the inputs") == true)
         #expect(reasons["dangling.jpg"]?.contains("dangling") == true)
@@ -47,7 +47,7 @@ import Testing
         let written = try Data(contentsOf: output.appendingPathComponent("manifest.json"))
         let secretDigest = ContentDigest.sha256(Array(try Data(contentsOf: secret)))
         #expect(!String(decoding: written, as: UTF8.self).contains(secretDigest))
-        let decoded = try Manifest.decode(written)
+        let decoded = try TestSupport.manifest(in: output)  // also checked against Schemas/manifest.v1.json
         #expect(decoded.ignored == manifest.ignored, "the list is written and read back")
 
         // Opting in reads it.
@@ -56,7 +56,7 @@ import Testing
         let followed = try await follow.run()
         let entry = followed.assets.first { $0.source == "secret.jpg" }
         #expect(entry?.sha256 == secretDigest && entry?.error == nil)
-        #expect(!followed.ignored.contains { $0.source == "secret.jpg" })
+        #expect(!followed.ignored.contains { $0.path == "secret.jpg" })
     }
 
     /// The CLI prints each ignored item as a note and counts them in its summary line.
@@ -100,6 +100,6 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let manifest = try Manifest.decode(try Data(contentsOf: output.appendingPathComponent("manifest.json")))
         #expect(manifest.assets.map(\.source) == ["ok.svg"])
-        #expect(manifest.ignored == [IgnoredInput(source: "locked", reason: "unreadable folder: Permission denied")])
+        #expect(manifest.ignored == [IgnoredInput(path: "locked", reason: "unreadable folder: Permission denied")])
     }
 }

@@ -84,11 +84,11 @@ public enum InputScanner {
                     planned.append(PlannedAsset(url: url, relativePath: prefix + relative))
                 }
             }
-            ignored += found.ignored.map { IgnoredInput(source: prefix + $0.source, reason: $0.reason) }
+            ignored += found.ignored.map { IgnoredInput(path: prefix + $0.path, reason: $0.reason) }
         }
         let order: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return InputScan(planned: planned.sorted { order($0.relativePath, $1.relativePath) },
-                         ignored: ignored.sorted { order($0.source, $1.source) })
+                         ignored: ignored.sorted { order($0.path, $1.path) })
     }
 
     /// Files named on a command line with folders expanded (recursed, hidden entries skipped,
@@ -130,7 +130,7 @@ public enum InputScanner {
             switch listFolder(directory.path) {
             case .success(let list): names = list
             case .failure(let failure):
-                ignored.append(IgnoredInput(source: relative.isEmpty ? "." : relative,
+                ignored.append(IgnoredInput(path: relative.isEmpty ? "." : relative,
                                             reason: "unreadable folder: \(String(cString: strerror(failure.code)))"))
                 continue
             }
@@ -139,7 +139,7 @@ public enum InputScanner {
                 let childPath = directory.appendingPathComponent(name).path
                 var info = stat()
                 guard lstat(childPath, &info) == 0 else {
-                    ignored.append(IgnoredInput(source: childRelative, reason: "cannot read: \(String(cString: strerror(errno)))"))
+                    ignored.append(IgnoredInput(path: childRelative, reason: "cannot read: \(String(cString: strerror(errno)))"))
                     continue
                 }
                 switch info.st_mode & S_IFMT {
@@ -150,12 +150,12 @@ public enum InputScanner {
                     found.append(childRelative)
                 case S_IFLNK:
                     if let reason = linkProblem(childPath, links: links) {
-                        ignored.append(IgnoredInput(source: childRelative, reason: reason))
+                        ignored.append(IgnoredInput(path: childRelative, reason: reason))
                     } else {
                         found.append(childRelative)
                     }
                 default:
-                    ignored.append(IgnoredInput(source: childRelative, reason: specialFileReason(info.st_mode)))
+                    ignored.append(IgnoredInput(path: childRelative, reason: specialFileReason(info.st_mode)))
                 }
             }
         }

@@ -3,12 +3,12 @@
 /// a FIFO, socket or device. The manifest lists these under `ignored`, so nothing found is
 /// silently absent. (Hidden names, starting with `.`, are skipped without being listed.)
 public struct IgnoredInput: Codable, Sendable, Equatable {
-    /// Path relative to its input root, named as a `source` would be.
-    public var source: String
+    /// Path relative to its input root, spelled as an asset's `source` would be.
+    public var path: String
     public var reason: String
 
-    public init(source: String, reason: String) {
-        self.source = source
+    public init(path: String, reason: String) {
+        self.path = path
         self.reason = reason
     }
 }
