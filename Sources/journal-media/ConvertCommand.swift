@@ -36,8 +36,9 @@ struct ConvertCommand: AsyncParsableCommand {
             OUTPUT/manifest.json lists every asset (schema in the README). A re-run reuses \
             the entries whose input (size, modification time, SHA-256) and preset did not \
             change; --force redoes all. Files are written under a temporary name and renamed \
-            into place, so an interrupted run never leaves a partial file and the next run \
-            completes it.
+            into place, so an interrupted run never leaves a partial file; finished entries \
+            go to OUTPUT/.manifest.journal.jsonl as they finish, so the next run reuses them \
+            and completes the batch.
 
             One run at a time writes into an output folder (it locks OUTPUT/.journal-media.lock): \
             a second run exits with status 2 at once, or waits with --wait. An output that \

@@ -30,25 +30,22 @@ public enum AtomicFile {
     /// Writes `bytes` to `relativePath` below `root`, creating the folders in between; none
     /// of them may be a symbolic link (`root` itself may be).
     public static func write(_ bytes: some ContiguousBytes, to relativePath: String, under root: URL) throws {
+        try write(to: relativePath, under: root) { sink in try sink.write(bytes) }
+    }
+
+    /// As `write(_:to:under:)`, with the contents produced piece by piece into `sink` (the
+    /// manifest, one entry at a time); the final name appears only once `produce` returns.
+    public static func write(to relativePath: String, under root: URL,
+                             _ produce: (inout FileSink) throws -> Void) throws {
         let (folders, name) = try split(relativePath)
         let folder = try openFolder(folders, under: root, create: true)
         defer { close(folder) }
         let temporary = temporaryName(for: name)
         let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { throw POSIXFailure(operation: "create a temporary file for \(relativePath)", code: errno) }
-        var failure: POSIXFailure?
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, let base = buffer.baseAddress {
-                let n = Foundation.write(fd, base + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = POSIXFailure(operation: "write \(relativePath)", code: errno)
-                    return
-                }
-                offset += n
-            }
-        }
+        var sink = FileSink(descriptor: fd, name: relativePath)
+        var failure: (any Error)?
+        do { try produce(&sink) } catch { failure = error }
         if close(fd) != 0 && failure == nil { failure = POSIXFailure(operation: "close \(relativePath)", code: errno) }
         if failure == nil && renameat(folder, temporary, folder, name) != 0 {
             failure = POSIXFailure(operation: "rename into \(relativePath)", code: errno)
@@ -149,6 +146,27 @@ public enum AtomicFile {
             fd = child
         }
         return fd
+    }
+}
+
+/// An open file being written: every `write` goes to the descriptor whole (short writes and
+/// EINTR retried).
+public struct FileSink {
+    let descriptor: Int32
+    let name: String
+
+    public mutating func write(_ bytes: some ContiguousBytes) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let n = Foundation.write(descriptor, base + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw POSIXFailure(operation: "write \(name)", code: errno)
+                }
+                offset += n
+            }
+        }
     }
 }
 

@@ -28,9 +28,9 @@ public struct BatchProgress: Sendable {
 ///
 /// `run()` scans the inputs, reuses the entries of an earlier manifest whose input (size,
 /// modification time, SHA-256) and preset are unchanged, processes the rest `jobs` at a
-/// time with `AssetProcessor`, writes every rendition atomically, checkpoints the manifest
-/// every couple of seconds so a killed run resumes where it stopped, and writes the final
-/// manifest. One asset's failure is recorded in its entry and never stops the batch.
+/// time with `AssetProcessor`, writes every rendition atomically, appends each finished
+/// entry to a journal beside the manifest (`ManifestJournal`) so a killed run resumes where
+/// it stopped, and writes the final manifest once at the end. One asset's failure is recorded in its entry and never stops the batch.
 public struct Batch: Sendable {
     public var inputs: [URL]
     public var output: URL
@@ -113,12 +113,21 @@ public struct Batch: Sendable {
            manifest.preset == options.renditions {
             for entry in manifest.assets { previous[entry.source] = entry }
         }
+        // Entries an interrupted run finished after its last manifest: later lines win.
+        let replayed = force ? nil : ManifestJournal.replay(in: output, preset: options.renditions)
+        for entry in replayed ?? [] { previous[entry.source] = entry }
+        let journal: ManifestJournal
+        do {
+            journal = try ManifestJournal.open(in: output, preset: options.renditions, continuing: replayed != nil)
+        } catch {
+            throw BatchError.cannotWriteManifest(output.appendingPathComponent(ManifestJournal.fileName).path,
+                                                 reason: "\(error)")
+        }
 
         let probes = await Batch.probe(planned, jobs: jobs)
         let units = LivePhotoPairer.units(probes)
         var entries: [ManifestEntry?] = units.map { previous[probes[$0.primary].name] }
         var progress = BatchProgress(done: 0, total: units.count, failed: 0, skipped: 0, elapsedSeconds: 0)
-        var lastCheckpoint = Date()
         let processor = AssetProcessor(options: options)
         let output = self.output
 
@@ -144,6 +153,7 @@ public struct Batch: Sendable {
                 if outcome.skipped {
                     progress.skipped += 1
                 } else {
+                    journal.append(entry)
                     onTimings?(entry.source, outcome.timings)
                 }
                 if let error = entry.error {
@@ -153,11 +163,6 @@ public struct Batch: Sendable {
                 }
                 progress.elapsedSeconds = Date().timeIntervalSince(start)
                 onProgress?(progress)
-                if Date().timeIntervalSince(lastCheckpoint) >= Defaults.manifestCheckpointInterval {
-                    lastCheckpoint = Date()
-                    let partial = makeManifest(entries.compactMap { $0 }, ignored: scan.ignored, progress: progress)
-                    try? AtomicFile.write(partial.encoded(), to: manifestURL)
-                }
                 launch()
             }
         }
@@ -165,10 +170,15 @@ public struct Batch: Sendable {
         progress.elapsedSeconds = Date().timeIntervalSince(start)
         let manifest = makeManifest(entries.compactMap { $0 }, ignored: scan.ignored, progress: progress)
         do {
-            try AtomicFile.write(try manifest.encoded(), to: manifestURL)
+            // Compaction: the whole manifest once, streamed entry by entry; then the journal
+            // (all of whose entries it holds) goes.
+            try AtomicFile.write(to: Batch.manifestName, under: output) { sink in
+                try manifest.encode { piece in try sink.write(piece) }
+            }
         } catch {
             throw BatchError.cannotWriteManifest(manifestURL.path, reason: "\(error)")
         }
+        journal.remove()
         return manifest
     }
 
