@@ -31,7 +31,7 @@ package final class VipsOperationCall {
     package init(_ name: String) throws(VipsError) {
         try VipsRuntime.ensure()
         guard let operation = vips_operation_new(name) else {
-            throw VipsError(message: "libvips has no operation \(name): \(VipsRuntime.takeErrorBuffer())")
+            throw VipsError(message: "libvips has no operation \(name): \(VipsRuntime.failureMessage("vips_operation_new"))")
         }
         self.operation = operation
         self.name = name
@@ -126,8 +126,7 @@ package final class VipsOperationCall {
         var current: UnsafeMutablePointer<VipsOperation>? = operation
         guard vips_cache_operation_buildp(&current) == 0, let current else {
             vips_object_unref_outputs(objectPointer)
-            let message = VipsRuntime.takeErrorBuffer()
-            throw VipsError(message: message.isEmpty ? "\(name) failed" : message)
+            throw VipsError(message: VipsRuntime.failureMessage(name))
         }
         operation = current
         built = true
