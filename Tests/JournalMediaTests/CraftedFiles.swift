@@ -58,3 +58,39 @@ enum CraftedFiles {
         return url
     }
 }
+
+extension CraftedFiles {
+    /// A 64×64 RGB TIFF of noise written by libvips (libtiff), little-endian, in strips.
+    static func noiseTIFF() throws -> [UInt8] {
+        let png = try noisePNG(width: 64, height: 64)
+        return try png.withUnsafeBytes { buffer in
+            let load = try VipsOperationCall("pngload_buffer")
+            try load.set("buffer", .borrowedBlob(buffer))
+            try load.build()
+            let save = try VipsOperationCall("tiffsave_buffer")
+            try save.set("in", .image(try load.outputImage()))
+            try save.build()
+            return try save.outputBytes()
+        }
+    }
+
+    /// Where IFD0's entry for `tag` is in a little-endian TIFF: the entry's offset, its count,
+    /// and the offset of its values (the entry's value field when they fit in four bytes).
+    static func tiffEntry(_ tiff: [UInt8], tag: UInt16) -> (entry: Int, count: Int, values: Int)? {
+        func number(_ at: Int, _ width: Int) -> Int { (0..<width).reversed().reduce(0) { $0 << 8 | Int(tiff[at + $1]) } }
+        let directory = number(4, 4)
+        for index in 0..<number(directory, 2) {
+            let entry = directory + 2 + index * 12
+            guard number(entry, 2) == Int(tag) else { continue }
+            let size = number(entry + 2, 2) == 3 ? 2 : 4
+            let count = number(entry + 4, 4)
+            return (entry, count, size * count <= 4 ? entry + 8 : number(entry + 8, 4))
+        }
+        return nil
+    }
+
+    /// Sets the first LONG value of an entry (as `tiffEntry` found it).
+    static func patchTIFFFirstValue(_ tiff: inout [UInt8], entry: (entry: Int, count: Int, values: Int), to value: UInt32) {
+        tiff.replaceSubrange(entry.values..<entry.values + 4, with: withUnsafeBytes(of: value.littleEndian, Array.init))
+    }
+}

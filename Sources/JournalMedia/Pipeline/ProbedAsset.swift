@@ -30,7 +30,8 @@ public final class ProbedAsset: @unchecked Sendable {
     public let captureDate: CaptureDate?
     public let contentIdentifier: String?
     public let durationSeconds: Double?
-    /// Why the file could not be opened (`read`) or recognised (`sniff`); nil when it was.
+    /// Why the file could not be opened (`read`), recognised (`sniff`), or trusted (`probe`:
+    /// a still whose container declares more bytes than the file holds); nil otherwise.
     public let error: AssetError?
 
     /// Where every later read comes from (nil when the open failed, or while detached).
@@ -100,8 +101,14 @@ public final class ProbedAsset: @unchecked Sendable {
                 message: "unsupported or unrecognised format (not a media file this toolkit reads)"))
         }
         if format.isImage {
+            // Declared sizes the file cannot hold are refused before any decoder sees them
+            // (decoders allocate what headers declare). The metadata walk below bounds its
+            // own reads, so the capture date is still reported.
+            let overrun = ContainerBounds.check(input, format: format).map {
+                AssetError(file: name, stage: .probe, reason: .truncated, message: $0.message)
+            }
             let metadata = HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified)
-            return made(format: format, metadata: metadata, error: nil)
+            return made(format: format, metadata: metadata, error: overrun)
         }
         if keepMediaOpen {
             let media: Result<MediaFile, AssetError>
