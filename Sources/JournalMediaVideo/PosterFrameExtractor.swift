@@ -50,7 +50,7 @@ package struct PosterFrameExtractor {
         self.options = options
         stream = try media.videoStream()
         do {
-            decoder = try VideoDecoder(stream: stream)
+            decoder = try VideoDecoder(stream: stream, maxPixels: media.maxPixels)
             packet = try LibavPacket()
             frame = try LibavFrame()
         } catch {

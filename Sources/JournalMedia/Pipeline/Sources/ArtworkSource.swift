@@ -19,7 +19,7 @@ public struct ArtworkSource: FileSource {
 
     public func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage {
         result.kind = .artwork
-        let cover = try probe.takeMedia().coverArt()
+        let cover = try probe.takeMedia(maxPixels: plan.maxPixels).coverArt()
         guard let coverFormat = FormatSniffer.sniff(cover.bytes), coverFormat.isImage else {
             throw AssetError(file: probe.name, stage: .probe, reason: .noArtwork,
                              message: "the embedded artwork is not an image this toolkit reads")
