@@ -34,13 +34,15 @@ package enum ImageDecoder {
     /// as they are, without colour management (a HEIC is not decoded twice for that).
     /// HEICs that the in-process HEVC path decodes (`HEIFHEVCDecoder`, in the video layer)
     /// come in through `decode(heic:)` instead.
+    /// - Parameter deadline: stops the pixel computation once it passes (`VipsDeadline`).
     package static func decode(
-        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool
+        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
+        deadline: VipsDeadline? = nil
     ) throws(VipsError) -> DecodedImage {
         let transforms = header.hasProfile || header.colourSpace == .cmyk
-        return try withoutUnusableProfile(transforms: transforms) { colourManaged throws(VipsError) in
+        return try withoutUnusableProfile(transforms: transforms, deadline: deadline) { colourManaged throws(VipsError) in
             try decodeWithLibvips(bytes, header: header, width: width, height: height,
-                                  allowUpscale: allowUpscale, colourManaged: colourManaged)
+                                  allowUpscale: allowUpscale, colourManaged: colourManaged, deadline: deadline)
         }
     }
 
@@ -49,12 +51,13 @@ package enum ImageDecoder {
     /// libvips' error text: its error buffer is process-wide, so with several images decoding
     /// at once a failure's text can be another thread's. A file that is broken for other
     /// reasons fails twice and reports the second attempt's error.
+    /// A decode stopped by its deadline is not tried again.
     private static func withoutUnusableProfile(
-        transforms: Bool, _ attempt: (_ colourManaged: Bool) throws(VipsError) -> DecodedImage
+        transforms: Bool, deadline: VipsDeadline? = nil, _ attempt: (_ colourManaged: Bool) throws(VipsError) -> DecodedImage
     ) throws(VipsError) -> DecodedImage {
         do {
             return try attempt(true)
-        } catch where transforms {
+        } catch where transforms && deadline?.hasExpired != true {
             return try attempt(false)
         }
     }
@@ -63,7 +66,7 @@ package enum ImageDecoder {
     /// profile conversion when `colourManaged`, 8-bit sRGB, held in memory without metadata.
     private static func decodeWithLibvips(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
-        colourManaged: Bool
+        colourManaged: Bool, deadline: VipsDeadline?
     ) throws(VipsError) -> DecodedImage {
         let thumbnail: VipsOperationCall
         if header.format == .jpeg, !allowUpscale,
@@ -113,6 +116,8 @@ package enum ImageDecoder {
         try thumbnail.build()
         var image = try thumbnail.outputImage()
         image = try eightBitDisplayColour(image)
+        // The pixels are computed here (every loader is lazy): the deadline watches this.
+        deadline?.watch(image)
         let memory = try image.materialised()
         for field in memory.fieldNames where !coreFields.contains(field) {
             memory.removeField(field)

@@ -87,7 +87,8 @@ public struct AssetProcessor: Sendable {
                      into result: inout AssetResult) {
         var clock = StageClock()
         do throws(AssetError) {
-            let plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels)
+            let plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels,
+                                  timeoutSeconds: options.timeoutSeconds)
             let image = try source.decode(plan: plan, into: &result)
             result.timings.decode += clock.lap()
             try RenditionStep.run(image, specs: specs, analyzeColors: analyzeColors, name: name, into: &result)

@@ -134,15 +134,19 @@ public final class ProbedAsset: @unchecked Sendable {
     /// The movie's or audio file's libav open: the probe's own when it kept one (handed over
     /// once) with a pixel cap no larger than `maxPixels`, else a new one through the same
     /// descriptor, its decoders capped at `maxPixels`.
-    func takeMedia(maxPixels: Int = Defaults.maxPixels) throws(AssetError) -> MediaFile {
+    /// `timeLimit` bounds the open and each poster candidate (libav's interrupt callback).
+    func takeMedia(maxPixels: Int = Defaults.maxPixels,
+                   timeLimit: Double = Defaults.decodeTimeoutSeconds) throws(AssetError) -> MediaFile {
         if let media {
             self.media = nil
             if case .success(let kept) = media, kept.maxPixels > maxPixels {
-                return try MediaFile(input: try openInput(), name: name, maxPixels: maxPixels)
+                return try MediaFile(input: try openInput(), name: name, maxPixels: maxPixels, timeLimit: timeLimit)
             }
-            return try media.get()
+            let kept = try media.get()
+            kept.timeLimit = timeLimit
+            return kept
         }
-        return try MediaFile(input: try openInput(), name: name, maxPixels: maxPixels)
+        return try MediaFile(input: try openInput(), name: name, maxPixels: maxPixels, timeLimit: timeLimit)
     }
 
     /// Closes the file after probing (a batch larger than its descriptor budget); the next
