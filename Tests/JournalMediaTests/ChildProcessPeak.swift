@@ -3,9 +3,10 @@ import Foundation
 import Glibc
 #endif
 
-/// Runs the CLI as a child process and reports its own peak resident memory and wall time,
-/// from `wait4`'s resource usage of that one child (not the cumulative `RUSAGE_CHILDREN`,
-/// which other tests running at the same time would contaminate).
+/// Runs the CLI as a child process and reports its own peak resident memory and wall time.
+/// The peak is the child's `VmHWM` (the high-water mark of its own address space, from
+/// /proc/PID/status), read every 5 ms until it exits: `ru_maxrss` would not do, since Linux
+/// carries the spawning test process's resident size into it at `exec`.
 enum ChildProcessPeak {
     struct Outcome {
         var status: Int32
@@ -13,6 +14,14 @@ enum ChildProcessPeak {
         var peakBytes: Int
         var seconds: Double
         var stderr: String
+    }
+
+    /// The `VmHWM` line of a live process, in bytes; nil once it has exited.
+    static func highWaterMark(_ pid: pid_t) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        return kilobytes * 1024
     }
 
     static func runCLI(_ arguments: [String]) throws -> Outcome {
@@ -31,11 +40,16 @@ enum ChildProcessPeak {
         let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        var peak = 0
+        while true {
+            if let mark = highWaterMark(pid) { peak = max(peak, mark) }
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid || (reaped < 0 && errno != EINTR) { break }
+            usleep(5_000)
+        }
         let seconds = Date().timeIntervalSince(started)
         let exited = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         let stderr = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-        return Outcome(status: exited, peakBytes: Int(usage.ru_maxrss) * 1024, seconds: seconds, stderr: stderr)
+        return Outcome(status: exited, peakBytes: peak, seconds: seconds, stderr: stderr)
     }
 }
