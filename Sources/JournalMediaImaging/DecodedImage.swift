@@ -35,29 +35,28 @@ package enum ImageDecoder {
     /// HEICs that the in-process HEVC path decodes (`HEIFHEVCDecoder`, in the video layer)
     /// come in through `decode(heic:)` instead.
     /// - Parameter deadline: stops the pixel computation once it passes (`VipsDeadline`).
+    /// Decodes once: whether the embedded profile is used was decided from the header
+    /// (`ImageHeader.profileUsable`), so a file that fails to decode is not decoded again.
     package static func decode(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
         deadline: VipsDeadline? = nil
     ) throws(VipsError) -> DecodedImage {
-        let transforms = header.hasProfile || header.colourSpace == .cmyk
-        return try withoutUnusableProfile(transforms: transforms, deadline: deadline) { colourManaged throws(VipsError) in
-            try decodeWithLibvips(bytes, header: header, width: width, height: height,
-                                  allowUpscale: allowUpscale, colourManaged: colourManaged, deadline: deadline)
-        }
+        try decodeWithLibvips(bytes, header: header, width: width, height: height, allowUpscale: allowUpscale,
+                              colourManaged: header.profileUsable, deadline: deadline)
     }
 
     /// Runs `attempt` colour-managed and, if that fails while a colour transform was part of
-    /// it (`transforms`), once more without colour management. The decision cannot rest on
-    /// libvips' error text: its error buffer is process-wide, so with several images decoding
-    /// at once a failure's text can be another thread's. A file that is broken for other
-    /// reasons fails twice and reports the second attempt's error.
-    /// A decode stopped by its deadline is not tried again.
+    /// it (`transforms`), once more without colour management. Only for the HEIC fast path,
+    /// where the attempt is the colour conversion of pixels already decoded (the decode is
+    /// not repeated). The decision cannot rest on libvips' error text: its error buffer is
+    /// process-wide, so with several images decoding at once a failure's text can be another
+    /// thread's.
     private static func withoutUnusableProfile(
-        transforms: Bool, deadline: VipsDeadline? = nil, _ attempt: (_ colourManaged: Bool) throws(VipsError) -> DecodedImage
+        transforms: Bool, _ attempt: (_ colourManaged: Bool) throws(VipsError) -> DecodedImage
     ) throws(VipsError) -> DecodedImage {
         do {
             return try attempt(true)
-        } catch where transforms && deadline?.hasExpired != true {
+        } catch where transforms {
             return try attempt(false)
         }
     }

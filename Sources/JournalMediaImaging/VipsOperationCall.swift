@@ -74,7 +74,10 @@ package final class VipsOperationCall {
         let fundamental = g_type_fundamental(type)
         switch value {
         case .int(let number):
-            if fundamental == jm_gtype_double() {
+            if fundamental == jm_gtype_enum() {
+                // An enum argument given by its raw value (e.g. another image's band format).
+                g_value_set_enum(&gvalue, Int32(clamping: number))
+            } else if fundamental == jm_gtype_double() {
                 g_value_set_double(&gvalue, Double(number))
             } else {
                 g_value_set_int(&gvalue, Int32(clamping: number))

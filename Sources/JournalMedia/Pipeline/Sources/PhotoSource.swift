@@ -52,7 +52,6 @@ enum StillDecoding {
         func fail(_ stage: ProcessingStage, _ reason: AssetErrorReason?, _ message: String) -> AssetError {
             AssetError(file: name, stage: stage, reason: reason, message: message)
         }
-        let deadline = VipsDeadline(seconds: plan.timeoutSeconds)
         let header: ImageHeader
         let read = bytes.withUnsafeBytes { raw in
             Result { () throws(VipsError) in try ImageHeaderReader.read(raw, format: format) }
@@ -69,10 +68,14 @@ enum StillDecoding {
         }
         let upscale = format.isVector
         let box = plan.box(width: header.displayWidth, height: header.displayHeight, upscale: upscale)
+        let gated = WholeImageDecodeGate.applies(to: header)
+        if gated { WholeImageDecodeGate.enter() }
+        let deadline = VipsDeadline(seconds: plan.timeoutSeconds)
         let timedOut = fail(.decode, .timeout, "decoding the \(format.rawValue.uppercased()) took longer than the "
                             + "\(deadline.limitText) s limit (--timeout)")
         let outcome = DeadlineThread.run(deadline: deadline) { () -> Result<DecodedImage, VipsError> in
-            bytes.withUnsafeBytes { raw in
+            defer { if gated { WholeImageDecodeGate.leave() } }
+            return bytes.withUnsafeBytes { raw in
                 Result { () throws(VipsError) in
                     try pixels(raw, header: header, box: box, upscale: upscale, deadline: deadline)
                 }
