@@ -11,7 +11,7 @@ TEST_APT_PACKAGES := strace
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
-.PHONY: deps build release run test bench bench-deps conformance clean
+.PHONY: deps build release run test bench bench-deps conformance fuzz asan clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
 define apt_install
@@ -58,5 +58,17 @@ bench: bench-deps release
 conformance: release
 	Benchmarks/conformance.sh
 
+# Coverage-guided fuzzing of the parsers that read untrusted bytes (Fuzz/, a separate package
+# that `swift build` and `swift test` never build): FUZZ_SECONDS per target (default 60).
+# libFuzzer and ASan come with the Swift toolchain; libexif-dev is the only system need.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
+
+# The CLI built with AddressSanitizer (in .build-asan) and run over Samples/ and, when present,
+# ../shared/corpus; any ASan report fails the target.
+asan: deps
+	Benchmarks/asan.sh
+
 clean:
-	rm -rf .build $(OUT)
+	rm -rf .build .build-fuzz .build-asan $(OUT)

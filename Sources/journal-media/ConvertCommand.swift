@@ -45,7 +45,7 @@ struct ConvertCommand: AsyncParsableCommand {
             cannot be created or written exits with status 2 before any input is decoded.
 
             A file that cannot be converted (unreadable, empty, truncated, corrupt, \
-            unsupported, over --max-pixels) gets an error entry and one line on stderr; the \
+            unsupported, over --max-pixels or --max-bytes, or past --timeout) gets an error entry and one line on stderr; the \
             batch goes on. Exit status: 0 all succeeded, 1 some failed, 2 usage error.
             """)
 
@@ -68,6 +68,19 @@ struct ConvertCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Refuse images larger than this many pixels, read from the header before decoding.")
     var maxPixels: Int = Defaults.maxPixels
+
+    @Option(name: .long, help: ArgumentHelp("""
+        Refuse still images larger than this many bytes, from the file's size before it is \
+        read (movies and audio are streamed and not bound by it).
+        """, valueName: "bytes"))
+    var maxBytes: Int = Defaults.maxBytes
+
+    @Option(name: .long, help: ArgumentHelp("""
+        Seconds one decode may take (wall clock): an SVG, PDF, HEIC or huge PNG still \
+        rendering after it, or a movie still opening or seeking for its poster, fails with \
+        reason "timeout".
+        """, valueName: "seconds"))
+    var timeout: Double = Defaults.decodeTimeoutSeconds
 
     @Flag(name: .long, help: "Redo every asset, ignoring the existing manifest.")
     var force = false
@@ -93,6 +106,8 @@ struct ConvertCommand: AsyncParsableCommand {
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
+        if maxBytes < 1 { throw ValidationError("--max-bytes must be at least 1") }
+        if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
     }
 
     func run() async throws {
@@ -100,7 +115,8 @@ struct ConvertCommand: AsyncParsableCommand {
         var batch = Batch(
             inputs: inputs.map { URL(fileURLWithPath: $0) },
             output: URL(fileURLWithPath: output),
-            options: ProcessingOptions(renditions: renditions, maxPixels: maxPixels),
+            options: ProcessingOptions(renditions: renditions, maxPixels: maxPixels, maxBytes: maxBytes,
+                                       timeoutSeconds: timeout),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: force)
         batch.waitForLock = wait

@@ -16,6 +16,10 @@ public enum Defaults {
     /// reading). Movies and audio are streamed and not bound by it.
     public static let maxBytes = 512 * 1024 * 1024
 
+    /// Longest one asset's decode may take, in seconds of wall-clock time (libvips' kill flag
+    /// for stills, vector drawings and PDFs; libav's interrupt callback for movies and audio).
+    public static let decodeTimeoutSeconds: Double = 10
+
     /// Largest rendition side a preset may ask for.
     public static let maxRenditionSide = 10_000
 
