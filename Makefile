@@ -11,7 +11,7 @@ TEST_APT_PACKAGES := strace
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
-.PHONY: deps build release run test bench bench-deps conformance fuzz asan clean
+.PHONY: deps build release run test bench bench-deps conformance fuzz asan dist deb deb-check install uninstall clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
 define apt_install
@@ -70,5 +70,37 @@ fuzz: deps
 asan: deps
 	Benchmarks/asan.sh
 
+# A release binary with the Swift runtime linked statically, its man page and completions, in dist/.
+dist: deps
+	Packaging/dist.sh
+
+# dist/journal-media_<version>_<arch>.deb, Depends: computed by dpkg-shlibdeps.
+deb: dist
+	$(call apt_install,dpkg-dev)
+	Packaging/deb.sh
+
+# Opt-in, needs root and the Debian mirror: installs the .deb into a clean debootstrap'ed
+# bookworm root (no Swift toolchain) and converts Samples/ there.
+deb-check: deb
+	$(call apt_install,debootstrap)
+	$(SUDO) Packaging/deb-check.sh
+
+# Installs dist/ under $(DESTDIR)$(PREFIX) (default /usr/local): binary, man page, completions, schemas.
+PREFIX ?= /usr/local
+install: dist
+	install -D -m 0755 dist/journal-media $(DESTDIR)$(PREFIX)/bin/journal-media
+	install -D -m 0644 dist/man/journal-media.1 $(DESTDIR)$(PREFIX)/share/man/man1/journal-media.1
+	install -D -m 0644 dist/completions/journal-media.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/journal-media
+	install -D -m 0644 dist/completions/journal-media.zsh $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_journal-media
+	install -D -m 0644 dist/completions/journal-media.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/journal-media.fish
+	for f in Schemas/*.json; do install -D -m 0644 $$f $(DESTDIR)$(PREFIX)/share/journal-media/schemas/$$(basename $$f); done
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/journal-media $(DESTDIR)$(PREFIX)/share/man/man1/journal-media.1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/journal-media \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_journal-media \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/journal-media.fish
+	rm -rf $(DESTDIR)$(PREFIX)/share/journal-media
+
 clean:
-	rm -rf .build .build-fuzz .build-asan $(OUT)
+	rm -rf .build .build-fuzz .build-asan .build-dist dist $(OUT)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import JournalMediaCore
 import JournalMediaImaging
 import JournalMediaMetadata
@@ -17,11 +18,28 @@ public struct BatchProgress: Sendable {
         elapsedSeconds > 0 ? Double(done - skipped) / elapsedSeconds : 0
     }
 
-    /// Estimated seconds left, from the rate so far; nil before there is a rate.
+    /// Estimated seconds left, from the rate so far; nil until the rate means something:
+    /// at least three assets processed (not reused) and one second elapsed, so a first
+    /// instant failure or a run of reused entries does not promise a finish in two seconds.
     public var secondsRemaining: Double? {
+        guard done - skipped >= 3, elapsedSeconds >= 1 else { return nil }
         let rate = assetsPerSecond
         return rate > 0 ? Double(total - done) / rate : nil
     }
+}
+
+/// Asks a running `Batch` to stop starting assets (Ctrl-C in the CLI): the assets in flight
+/// finish, the manifest is written with every finished entry (and the earlier entries of the
+/// assets not reached, so nothing is lost), and stale renditions are not pruned. Safe to call
+/// from any thread, e.g. a signal handler's queue; costs one atomic store.
+public final class BatchStopRequest: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    public init() {}
+
+    public func request() { flag.store(true, ordering: .releasing) }
+
+    public var isRequested: Bool { flag.load(ordering: .acquiring) }
 }
 
 /// Converts many assets into renditions under one output folder and writes `manifest.json`.
@@ -45,6 +63,15 @@ public struct Batch: Sendable {
     /// Follow symbolic links to files inside the input folders even when they resolve
     /// outside every input (default: such links are listed under `ignored`).
     public var followSymlinks = false
+    /// Remove the renditions an earlier run listed in the manifest that this run did not
+    /// make (a changed preset, a deleted input). Only paths the earlier manifest names as
+    /// renditions are removed, only regular files, never through a symbolic link, and never
+    /// when the run was stopped early. Default true.
+    public var prune = true
+    /// Lets the caller stop the batch between assets (see `BatchStopRequest`).
+    public var stopRequest: BatchStopRequest?
+    /// Called with each stale rendition path removed by `prune`, relative to the output.
+    public var onPrune: (@Sendable (String) -> Void)?
     /// Called once when the batch starts waiting for another run's lock.
     public var onLockWait: (@Sendable () -> Void)?
     /// Called on the batch's task after each asset.
@@ -107,15 +134,19 @@ public struct Batch: Sendable {
         let manifestURL = output.appendingPathComponent(Batch.manifestName)
 
         var previous: [String: ManifestEntry] = [:]
-        if !force, let data = try? Data(contentsOf: manifestURL),
-           let manifest = try? Manifest.decode(data),
-           manifest.schemaVersion == Manifest.currentSchemaVersion,
-           manifest.preset == options.renditions {
-            for entry in manifest.assets { previous[entry.source] = entry }
+        // Every rendition an earlier run wrote and listed, whatever its preset: what `prune` may remove.
+        var earlierRenditions = Set<String>()
+        if let data = try? Data(contentsOf: manifestURL), let manifest = try? Manifest.decode(data),
+           manifest.schemaVersion == Manifest.currentSchemaVersion {
+            for entry in manifest.assets { earlierRenditions.formUnion(entry.renditions.compactMap(\.path)) }
+            if !force, manifest.preset == options.renditions {
+                for entry in manifest.assets { previous[entry.source] = entry }
+            }
         }
         // Entries an interrupted run finished after its last manifest: later lines win.
         let replayed = force ? nil : ManifestJournal.replay(in: output, preset: options.renditions)
         for entry in replayed ?? [] { previous[entry.source] = entry }
+        for entry in replayed ?? [] { earlierRenditions.formUnion(entry.renditions.compactMap(\.path)) }
         let journal: ManifestJournal
         do {
             journal = try ManifestJournal.open(in: output, preset: options.renditions, continuing: replayed != nil)
@@ -133,8 +164,9 @@ public struct Batch: Sendable {
 
         await withTaskGroup(of: (Int, UnitOutcome).self) { group in
             var next = 0
+            let stopRequest = self.stopRequest
             func launch() {
-                guard next < units.count else { return }
+                guard next < units.count, stopRequest?.isRequested != true else { return }
                 let index = next, unit = units[index], earlier = entries[index]
                 next += 1
                 let work = Batch.Work(unit: unit, probes: probes)
@@ -179,6 +211,12 @@ public struct Batch: Sendable {
             throw BatchError.cannotWriteManifest(manifestURL.path, reason: "\(error)")
         }
         journal.remove()
+        if prune, stopRequest?.isRequested != true {
+            let kept = Set(manifest.assets.flatMap { $0.renditions.compactMap(\.path) })
+            for path in earlierRenditions.subtracting(kept).sorted() where AtomicFile.removeStale(path, under: output) {
+                onPrune?(path)
+            }
+        }
         return manifest
     }
 
