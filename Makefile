@@ -11,7 +11,7 @@ TEST_APT_PACKAGES := strace
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
-.PHONY: deps build release run test bench bench-deps conformance clean
+.PHONY: deps build release run test bench bench-deps conformance card-pictures clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
 define apt_install
@@ -57,6 +57,11 @@ bench: bench-deps release
 # Opt-in: runs the toolkit over ../shared/corpus when it exists and reports what happened.
 conformance: release
 	Benchmarks/conformance.sh
+
+# One PNG of every sample card type, light and dark, for the README (docs/cards/).
+card-pictures: deps
+	$(SWIFT) build -c release --product card-bench
+	$$($(SWIFT) build -c release --show-bin-path)/card-bench --write docs/cards
 
 clean:
 	rm -rf .build $(OUT)
