@@ -285,7 +285,7 @@ struct CardHeroPainter {
         // Labels beside the first pins, on the side with more room.
         let labelSize = metrics.size(30)
         for (pin, tip) in zip(shown, tips).prefix(single ? 0 : Self.maxPinLabels) {
-            guard let label = pin.label, !label.isEmpty else { continue }
+            guard let label = pin.label, !CardTextFitter.isBlank(label) else { continue }
             let leftRoom = Int(tip.x - side), rightRoom = box.width - Int(tip.x + side)
             let room = max(leftRoom, rightRoom) - metrics.px(8)
             guard room > Int(labelSize * 2) else { continue }

@@ -108,7 +108,7 @@ struct CardDrawing {
 
     /// Fits `text` in `style`, counting what Pango reports.
     private mutating func fit(_ text: String, _ style: CardTextStyle, stage: String) throws(CardRenderError) -> FittedText? {
-        guard !CardTextFitter.normalised(text.prefix(4096)).isEmpty else { return nil }
+        guard !CardTextFitter.isBlank(text) else { return nil }
         guard let fitted = CardTextFitter.fit(text, style: style) else {
             throw .drawing(stage: stage, message: "Pango could not lay the text out")
         }
@@ -207,14 +207,12 @@ struct CardDrawing {
 
         // Headline: whatever height is left, at most 3 lines beside a hero, 7 on a text card.
         let available = bottom - textTop - badgeBlock - linesBlock() - chipsBlock
-        guard let headline = try fit(spec.headline.isEmpty ? " " : spec.headline, CardTextStyle(
+        let headline = try fit(spec.headline, CardTextStyle(
             weight: .bold, color: colors.foreground, width: width, size: headlineSize, minimumSize: minimumHeadline,
             maxLines: hasHero ? 3 : 7, maxHeight: max(oneLine, available)), stage: "headline")
-        else {
-            throw .invalidSpec("headline is empty")
-        }
-        headlineFontSize = headline.size
-        let headlineHeight = headline.measurement.logical.height
+        if headline == nil { warnings.append("headline: empty") }
+        headlineFontSize = headline?.size ?? 0
+        let headlineHeight = headline?.measurement.logical.height ?? 0
         let block = badgeBlock + headlineHeight + linesBlock() + chipsBlock
         var y: Int
         switch placement {
@@ -232,7 +230,7 @@ struct CardDrawing {
                      stage: "badge")
             y += badgeBlock
         }
-        try draw(headline, x: m.margin, y: y, stage: "headline")
+        if let headline { try draw(headline, x: m.margin, y: y, stage: "headline") }
         y += headlineHeight
         if !lines.isEmpty { y += linesGap }
         for line in lines {
