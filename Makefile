@@ -9,9 +9,11 @@ FONT_PACKAGES := fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 # Tools the test suite runs: strace (ArchitectureTests counts each input's openat).
 TEST_APT_PACKAGES := strace
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
+# OCR for `make card-ocr` (legibility of the rendered cards).
+OCR_APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
-.PHONY: deps build release run test bench bench-deps conformance card-pictures clean
+.PHONY: deps build release run test bench bench-deps conformance card-pictures card-ocr clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
 define apt_install
@@ -62,6 +64,11 @@ conformance: release
 card-pictures: deps
 	$(SWIFT) build -c release --product card-bench
 	$$($(SWIFT) build -c release --show-bin-path)/card-bench --write docs/cards
+
+# Legibility: tesseract reads every sample card back; prints the word accuracy.
+card-ocr: deps
+	$(call apt_install,$(OCR_APT_PACKAGES))
+	Benchmarks/card_ocr.sh
 
 clean:
 	rm -rf .build $(OUT)

@@ -3,7 +3,8 @@
 //   card-bench [--rounds N] [--jobs N] [--png-compression 0-9]
 //                                          timing (make bench runs it at --jobs 1 and 2)
 //   card-bench --per-type                  drawing only, CPU per card of each type
-//   card-bench --write DIR                 one PNG per type and appearance, for the README
+//   card-bench --write DIR                 one PNG per type and appearance, for the README, each
+//                                          with a .txt of the texts drawn on it
 import Foundation
 import JournalMedia
 
@@ -76,6 +77,12 @@ do {
                 guard let png = result.renditions.first(where: { $0.role == "fallback" }) else { continue }
                 let path = "\(writeFolder)/\(sample.name)-\(sample.spec.appearance.rawValue).png"
                 try Data(png.data).write(to: URL(fileURLWithPath: path))
+                // The texts drawn, one per line, for the OCR check (Benchmarks/card_ocr.sh).
+                let spec = sample.spec
+                let texts = [spec.badge, spec.headline].compactMap { $0 } + spec.lines + spec.chips
+                    + [spec.footnote].compactMap { $0 }
+                try Data((texts.joined(separator: "\n") + "\n").utf8)
+                    .write(to: URL(fileURLWithPath: String(path.dropLast(4)) + ".txt"))
                 print("\(path): missingGlyphs \(card.missingGlyphs), headline \(card.headlineFontSize) px"
                       + (card.truncated ? ", truncated" : "")
                       + (card.warnings.isEmpty ? "" : ", " + card.warnings.joined(separator: "; ")))

@@ -2,7 +2,7 @@ import CVips
 import Foundation
 import JournalMediaCore
 
-/// Lays labels out as chips (rounded outlines in the accent colour around short texts),
+/// Lays labels out as chips (pills tinted and outlined in the accent colour around short texts),
 /// row after row across the content width, as many as fit in the rows left above the
 /// footnote (at most three), ending with a "+N" chip for the rest.
 ///
@@ -124,7 +124,7 @@ struct CardChipLayout {
             let x = rtl ? contentWidth - chip.x - chip.width : chip.x
             svg += "<rect x=\"\(n(Double(x) + stroke / 2))\" y=\"\(n(Double(y) + stroke / 2))\" "
                 + "width=\"\(n(Double(chip.width) - stroke))\" height=\"\(n(Double(rowHeight) - stroke))\" "
-                + "rx=\"\(n((Double(rowHeight) - stroke) / 2))\" fill=\"none\" stroke=\"\(colors.accent)\" "
+                + "rx=\"\(n((Double(rowHeight) - stroke) / 2))\" fill=\"\(colors.accent)\" fill-opacity=\"0.12\" stroke=\"\(colors.accent)\" stroke-opacity=\"0.35\" "
                 + "stroke-width=\"\(n(stroke))\"/>"
         }
         svg += "</svg>"

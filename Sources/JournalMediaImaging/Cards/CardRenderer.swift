@@ -250,7 +250,7 @@ struct CardDrawing {
         warnings += chips.warnings
     }
 
-    /// The badge's outline: a pill in the accent colour around its text.
+    /// The badge's pill: outlined in the accent colour, filled with a 12 % tint of it.
     private func drawBadgeFrame(_ badge: FittedText, x: Int, y: Int, padding: Int) throws(VipsError) {
         let width = badge.measurement.logical.width + 4 * padding
         let height = badge.measurement.logical.height + 2 * padding
@@ -259,8 +259,8 @@ struct CardDrawing {
         let svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)">\
             <rect x="\(n(stroke / 2))" y="\(n(stroke / 2))" width="\(n(Double(width) - stroke))" \
-            height="\(n(Double(height) - stroke))" rx="\(n(Double(height - Int(stroke)) / 2))" fill="none" \
-            stroke="\(colors.accent)" stroke-width="\(n(stroke))"/></svg>
+            height="\(n(Double(height) - stroke))" rx="\(n(Double(height - Int(stroke)) / 2))" \
+            fill="\(colors.accent)" fill-opacity="0.12" stroke="\(colors.accent)" stroke-width="\(n(stroke))"/></svg>
             """
         try canvas.place(try CardLayers.svg(svg), x: x, y: y)
     }
