@@ -8,12 +8,12 @@ APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-
 FONT_PACKAGES := fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 # Tools the test suite runs: strace (ArchitectureTests counts each input's openat).
 TEST_APT_PACKAGES := strace
-# Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 # OCR for `make card-ocr` (legibility of the rendered cards).
 OCR_APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu
+# Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
-.PHONY: deps build release run test bench bench-deps conformance card-pictures card-ocr clean
+.PHONY: deps build release run test bench bench-deps conformance fuzz asan card-pictures card-ocr clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
 define apt_install
@@ -60,6 +60,18 @@ bench: bench-deps release
 conformance: release
 	Benchmarks/conformance.sh
 
+# Coverage-guided fuzzing of the parsers that read untrusted bytes (Fuzz/, a separate package
+# that `swift build` and `swift test` never build): FUZZ_SECONDS per target (default 60).
+# libFuzzer and ASan come with the Swift toolchain; libexif-dev is the only system need.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
+
+# The CLI built with AddressSanitizer (in .build-asan) and run over Samples/ and, when present,
+# ../shared/corpus; any ASan report fails the target.
+asan: deps
+	Benchmarks/asan.sh
+
 # One PNG of every sample card type, light and dark, for the README (docs/cards/).
 card-pictures: deps
 	$(SWIFT) build -c release --product card-bench
@@ -71,4 +83,4 @@ card-ocr: deps
 	Benchmarks/card_ocr.sh
 
 clean:
-	rm -rf .build $(OUT)
+	rm -rf .build .build-fuzz .build-asan $(OUT)

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 folder=$(pwd)/.build/card-ocr
 rm -rf "$folder"
 swift build -c release --product card-bench >/dev/null
-"$(swift build -c release --show-bin-path)/card-bench" --write "$folder" >/dev/null
+"$(swift build -c release --show-bin-path)/card-bench" --write "$folder" --with-texts >/dev/null
 for png in "$folder"/*.png; do
   tesseract "$png" "${png%.png}.ocr" -l eng+deu --psm 3 >/dev/null 2>&1
 done
