@@ -8,10 +8,12 @@ APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-
 FONT_PACKAGES := fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 # Tools the test suite runs: strace (ArchitectureTests counts each input's openat).
 TEST_APT_PACKAGES := strace
+# OCR for `make card-ocr` (legibility of the rendered cards).
+OCR_APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
-.PHONY: deps build release run test bench bench-deps conformance fuzz asan dist deb deb-check install uninstall clean
+.PHONY: deps build release run test bench bench-deps conformance fuzz asan card-pictures card-ocr dist deb deb-check install uninstall clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
 define apt_install
@@ -70,7 +72,15 @@ fuzz: deps
 asan: deps
 	Benchmarks/asan.sh
 
-# A release binary with the Swift runtime linked statically, its man page and completions, in dist/.
+# One PNG of every sample card type, light and dark, for the README (docs/cards/).
+card-pictures: deps
+	$(SWIFT) build -c release --product card-bench
+	$$($(SWIFT) build -c release --show-bin-path)/card-bench --write docs/cards
+
+# Legibility: tesseract reads every sample card back; prints the word accuracy.
+card-ocr: deps
+	$(call apt_install,$(OCR_APT_PACKAGES))
+	Benchmarks/card_ocr.sh# A release binary with the Swift runtime linked statically, its man page and completions, in dist/.
 dist: deps
 	Packaging/dist.sh
 
