@@ -2,7 +2,10 @@
 SWIFT        ?= swift
 OUT          ?= out
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev libexif-dev libssl-dev
+APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev libexif-dev libssl-dev libpango1.0-dev
+# Fonts the card renderer draws with (Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari, Thai: noto-core;
+# Chinese, Japanese, Korean: noto-cjk; emoji: noto-color-emoji). Cards count missing glyphs against these.
+FONT_PACKAGES := fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 # Tools the test suite runs: strace (ArchitectureTests counts each input's openat).
 TEST_APT_PACKAGES := strace
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
@@ -24,7 +27,7 @@ endef
 
 # Installs the Debian packages the build needs, skipping those already installed.
 deps:
-	$(call apt_install,$(APT_PACKAGES))
+	$(call apt_install,$(APT_PACKAGES) $(FONT_PACKAGES))
 
 build: deps
 	$(SWIFT) build

@@ -192,7 +192,7 @@ package enum ImageDecoder {
 
     /// Header fields that are not metadata; everything else (EXIF, XMP, IPTC, ICC, GPS,
     /// orientation, comments, loader extras) is removed so no rendition can carry it.
-    private static let coreFields: Set<String> = [
+    static let coreFields: Set<String> = [
         "width", "height", "bands", "format", "coding", "interpretation",
         "xoffset", "yoffset", "xres", "yres", "filename",
     ]

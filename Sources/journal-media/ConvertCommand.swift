@@ -28,13 +28,21 @@ struct ConvertCommand: AsyncParsableCommand {
             "motionPoster" rendition. Each entry carries a captureDate (see `inspect --help`).
 
             Paths are relative to the input folder when there is one input folder; with \
-            several inputs each is prefixed by its input's name. Hidden files are skipped.
+            several inputs each is prefixed by its input's name. Hidden files are skipped. \
+            Symbolic links to files are followed only when they resolve inside an input \
+            (--follow-symlinks: always); links to folders, dangling links, links leading \
+            outside, unreadable folders and FIFOs are listed under "ignored" with the reason.
 
             OUTPUT/manifest.json lists every asset (schema in the README). A re-run reuses \
             the entries whose input (size, modification time, SHA-256) and preset did not \
             change; --force redoes all. Files are written under a temporary name and renamed \
-            into place, so an interrupted run never leaves a partial file and the next run \
-            completes it.
+            into place, so an interrupted run never leaves a partial file; finished entries \
+            go to OUTPUT/.manifest.journal.jsonl as they finish, so the next run reuses them \
+            and completes the batch.
+
+            One run at a time writes into an output folder (it locks OUTPUT/.journal-media.lock): \
+            a second run exits with status 2 at once, or waits with --wait. An output that \
+            cannot be created or written exits with status 2 before any input is decoded.
 
             A file that cannot be converted (unreadable, empty, truncated, corrupt, \
             unsupported, over --max-pixels or --max-bytes, or past --timeout) gets an error entry and one line on stderr; the \
@@ -77,6 +85,12 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Redo every asset, ignoring the existing manifest.")
     var force = false
 
+    @Flag(name: .long, help: "Follow symbolic links to files inside the input folders even when they resolve outside every input. By default such links are not read and are listed under \"ignored\" in the manifest.")
+    var followSymlinks = false
+
+    @Flag(name: .long, help: "When another run is writing into the output folder (it holds OUTPUT/.journal-media.lock), wait for it to finish instead of exiting with status 2.")
+    var wait = false
+
     @Flag(name: [.short, .long], help: "Print nothing but errors on stderr (no progress line, no summary).")
     var quiet = false
 
@@ -105,6 +119,12 @@ struct ConvertCommand: AsyncParsableCommand {
                                        timeoutSeconds: timeout),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: force)
+        batch.waitForLock = wait
+        batch.followSymlinks = followSymlinks
+        let outputPath = output
+        batch.onLockWait = {
+            StandardError.writeLine("journal-media: waiting for the other run writing into \(outputPath) to finish")
+        }
         let terminal = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         batch.onProgress = { terminal.update($0) }
         if let timings {
@@ -115,22 +135,26 @@ struct ConvertCommand: AsyncParsableCommand {
         }
         batch.onFailure = { error in
             terminal.clear()
-            FileHandle.standardError.write(Data("journal-media: error: \(error)\n".utf8))
+            StandardError.writeLine("journal-media: error: \(error)")
         }
         let manifest: Manifest
         do {
             manifest = try await batch.run()
         } catch {
-            FileHandle.standardError.write(Data("journal-media: error: \(error)\n".utf8))
+            StandardError.writeLine("journal-media: error: \(error)")
             throw ExitCode(error.isUsageError ? ExitStatus.usage : ExitStatus.someAssetsFailed)
         }
         terminal.finish()
         if !quiet {
+            for item in manifest.ignored {
+                StandardError.writeLine("journal-media: note: \(item.path): ignored: \(item.reason)")
+            }
             let s = manifest.summary
-            let line = "\(s.assets) assets: \(s.succeeded) succeeded, \(s.failed) failed, \(s.skipped) unchanged; "
+            let ignored = manifest.ignored.isEmpty ? "" : ", \(manifest.ignored.count) ignored"
+            let line = "\(s.assets) assets: \(s.succeeded) succeeded, \(s.failed) failed, \(s.skipped) unchanged\(ignored); "
                 + String(format: "%.2f s, %.1f assets/s", s.elapsedSeconds, s.assetsPerSecond)
-                + " → \(output)/\(Batch.manifestName)\n"
-            FileHandle.standardError.write(Data(line.utf8))
+                + " → \(output)/\(Batch.manifestName)"
+            StandardError.writeLine(line)
         }
         if manifest.summary.failed > 0 { throw ExitCode(ExitStatus.someAssetsFailed) }
     }
