@@ -258,6 +258,10 @@ public struct Batch: Sendable {
     /// nothing changed, otherwise process (a Live Photo's still and movie together) and write
     /// the renditions.
     static func convert(_ work: Work, earlier: ManifestEntry?, processor: AssetProcessor, output: URL) -> UnitOutcome {
+        defer {
+            work.primary.closeAfterProcessing()
+            work.motion?.closeAfterProcessing()
+        }
         var clock = StageClock()
         let probe = work.primary
         let content: SourceFile
