@@ -105,6 +105,7 @@ struct ConvertCommand: AsyncParsableCommand {
             force: force)
         batch.waitForLock = wait
         batch.followSymlinks = followSymlinks
+        batch.returnsEntries = false
         let outputPath = output
         batch.onLockWait = {
             StandardError.writeLine("journal-media: waiting for the other run writing into \(outputPath) to finish")
