@@ -160,6 +160,7 @@ struct ConvertCommand: AsyncParsableCommand {
             force: force)
         batch.waitForLock = wait
         batch.followSymlinks = followSymlinks
+        batch.returnsEntries = false
         batch.prune = prune
         let pruned = Counter()
         batch.onPrune = { _ in pruned.increment() }

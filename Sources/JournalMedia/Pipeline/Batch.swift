@@ -72,6 +72,11 @@ public struct Batch: Sendable {
     public var stopRequest: BatchStopRequest?
     /// Called with each stale rendition path removed by `prune`, relative to the output.
     public var onPrune: (@Sendable (String) -> Void)?
+    /// Whether `run()` returns every entry in the manifest it gives back (the default) or only
+    /// its summary and `ignored` list, `assets` left empty (the entries are in manifest.json):
+    /// the CLI's choice, so a large batch does not hold a second copy of every entry at its
+    /// end.
+    public var returnsEntries = true
     /// Called once when the batch starts waiting for another run's lock.
     public var onLockWait: (@Sendable () -> Void)?
     /// Called on the batch's task after each asset.
@@ -155,9 +160,18 @@ public struct Batch: Sendable {
                                                  reason: "\(error)")
         }
 
-        let probes = await Batch.probe(planned, jobs: jobs)
-        let units = LivePhotoPairer.units(probes)
-        var entries: [ManifestEntry?] = units.map { previous[probes[$0.primary].name] }
+        let units: [WorkUnit]
+        var entries: [ManifestEntry?]
+        // Each probe is handed to its unit's worker and dropped here, so it is freed once its
+        // file is processed rather than at the end of the batch.
+        var probes: [ProbedAsset?]
+        do {
+            let all = await Batch.probe(planned, jobs: jobs)
+            units = LivePhotoPairer.units(all)
+            entries = units.map { previous[all[$0.primary].name] }
+            probes = all
+        }
+        previous = [:]
         var progress = BatchProgress(done: 0, total: units.count, failed: 0, skipped: 0, elapsedSeconds: 0)
         let processor = AssetProcessor(options: options)
         let output = self.output
@@ -169,7 +183,7 @@ public struct Batch: Sendable {
                 guard next < units.count, stopRequest?.isRequested != true else { return }
                 let index = next, unit = units[index], earlier = entries[index]
                 next += 1
-                let work = Batch.Work(unit: unit, probes: probes)
+                guard let work = Batch.Work(unit: unit, taking: &probes) else { return launch() }
                 group.addTask {
                     let outcome = await BlockingWork.run {
                         Batch.convert(work, earlier: earlier, processor: processor, output: output)
@@ -200,23 +214,29 @@ public struct Batch: Sendable {
         }
 
         progress.elapsedSeconds = Date().timeIntervalSince(start)
-        let manifest = makeManifest(entries.compactMap { $0 }, ignored: scan.ignored, progress: progress)
+        let outline = makeManifest(entries, ignored: scan.ignored, progress: progress)
         do {
-            // Compaction: the whole manifest once, streamed entry by entry; then the journal
-            // (all of whose entries it holds) goes.
+            // Compaction: the whole manifest once, streamed entry by entry from the batch's
+            // own list (no second copy of the entries); then the journal goes.
             try AtomicFile.write(to: Batch.manifestName, under: output) { sink in
-                try manifest.encode { piece in try sink.write(piece) }
+                try Manifest.encode(outline: outline, assets: entries.lazy.compactMap { $0 }) { piece in
+                    try sink.write(piece)
+                }
             }
         } catch {
             throw BatchError.cannotWriteManifest(manifestURL.path, reason: "\(error)")
         }
         journal.remove()
         if prune, stopRequest?.isRequested != true {
-            let kept = Set(manifest.assets.flatMap { $0.renditions.compactMap(\.path) })
+            var kept = Set<String>()
+            for entry in entries { if let entry { kept.formUnion(entry.renditions.compactMap(\.path)) } }
             for path in earlierRenditions.subtracting(kept).sorted() where AtomicFile.removeStale(path, under: output) {
                 onPrune?(path)
             }
         }
+        guard returnsEntries else { return outline }
+        var manifest = outline
+        manifest.assets = entries.compactMap { $0 }
         return manifest
     }
 
@@ -258,16 +278,23 @@ public struct Batch: Sendable {
         }
     }
 
-    private func makeManifest(_ entries: [ManifestEntry], ignored: [IgnoredInput], progress: BatchProgress) -> Manifest {
-        let failed = entries.filter { $0.error != nil }.count
+    /// The manifest's summary and lists, with `assets` left empty (the entries are streamed
+    /// into the file, and returned only when `returnsEntries`).
+    private func makeManifest(_ entries: [ManifestEntry?], ignored: [IgnoredInput], progress: BatchProgress) -> Manifest {
+        var count = 0, failed = 0
+        for entry in entries {
+            guard let entry else { continue }
+            count += 1
+            if entry.error != nil { failed += 1 }
+        }
         let processed = progress.done - progress.skipped
         let summary = ManifestSummary(
-            assets: entries.count, succeeded: entries.count - failed, failed: failed,
+            assets: count, succeeded: count - failed, failed: failed,
             processed: processed, skipped: progress.skipped,
             elapsedSeconds: (progress.elapsedSeconds * 1000).rounded() / 1000,
             assetsPerSecond: progress.elapsedSeconds > 0
                 ? (Double(processed) / progress.elapsedSeconds * 100).rounded() / 100 : 0)
-        return Manifest(generator: Version.generator, preset: options.renditions, assets: entries,
+        return Manifest(generator: Version.generator, preset: options.renditions, assets: [],
                         ignored: ignored, summary: summary)
     }
 
@@ -285,10 +312,18 @@ public struct Batch: Sendable {
         var primary: ProbedAsset
         var motion: ProbedAsset?
 
-        init(unit: WorkUnit, probes: [ProbedAsset]) {
+        /// Takes the unit's probes out of the batch's list (nil if they were already taken).
+        init?(unit: WorkUnit, taking probes: inout [ProbedAsset?]) {
+            guard let primary = probes[unit.primary] else { return nil }
             self.unit = unit
-            primary = probes[unit.primary]
-            if case .livePhoto(_, let motion, _) = unit { self.motion = probes[motion] } else { motion = nil }
+            self.primary = primary
+            probes[unit.primary] = nil
+            if case .livePhoto(_, let motion, _) = unit {
+                self.motion = probes[motion]
+                probes[motion] = nil
+            } else {
+                motion = nil
+            }
         }
     }
 
@@ -296,6 +331,10 @@ public struct Batch: Sendable {
     /// nothing changed, otherwise process (a Live Photo's still and movie together) and write
     /// the renditions.
     static func convert(_ work: Work, earlier: ManifestEntry?, processor: AssetProcessor, output: URL) -> UnitOutcome {
+        defer {
+            work.primary.closeAfterProcessing()
+            work.motion?.closeAfterProcessing()
+        }
         var clock = StageClock()
         let probe = work.primary
         let content: SourceFile
