@@ -8,7 +8,7 @@ TEST_APT_PACKAGES := strace
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
-.PHONY: deps build release run test bench bench-deps conformance clean
+.PHONY: deps build release run test bench bench-deps conformance schema-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
 define apt_install
@@ -54,6 +54,12 @@ bench: bench-deps release
 # Opt-in: runs the toolkit over ../shared/corpus when it exists and reports what happened.
 conformance: release
 	Benchmarks/conformance.sh
+
+# Opt-in: validates Samples/suggestions/ against Schemas/suggestion-bundle.v1.json with
+# python3-jsonschema, so the schema and the Swift reader stay in agreement.
+schema-check:
+	$(call apt_install,python3-jsonschema)
+	python3 Tests/SchemaCheck/validate-bundles.py
 
 clean:
 	rm -rf .build $(OUT)
