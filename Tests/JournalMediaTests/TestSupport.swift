@@ -1,5 +1,6 @@
 import CExif
 import Foundation
+import Testing
 @testable import JournalMedia
 @testable import JournalMediaCore
 @testable import JournalMediaImaging
@@ -136,5 +137,23 @@ extension VipsImageHandle {
             means.append(try avg.outputDouble())
         }
         return means
+    }
+}
+
+extension TestSupport {
+    /// The committed JSON Schemas (Schemas/), loaded once.
+    static func schema(_ name: String) throws -> JSONSchemaSubset {
+        try JSONSchemaSubset(contentsOf: packageRoot.appendingPathComponent("Schemas").appendingPathComponent(name))
+    }
+
+    /// Reads `manifest.json` in `output`, checks it against Schemas/manifest.v1.json (each
+    /// problem is a test failure) and decodes it. Every test that reads a manifest the toolkit
+    /// wrote goes through here, so the schema is checked on every manifest the suite makes.
+    static func manifest(in output: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> Manifest {
+        let data = try Data(contentsOf: output.appendingPathComponent("manifest.json"))
+        let problems = try schema("manifest.v1.json").problems(in: data)
+        #expect(problems.isEmpty, "manifest.json against Schemas/manifest.v1.json: \(problems.prefix(10))",
+                sourceLocation: sourceLocation)
+        return try Manifest.decode(data)
     }
 }
