@@ -19,16 +19,11 @@ public struct ArtworkSource: FileSource {
 
     public func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage {
         result.kind = .artwork
-        let cover = try probe.takeMedia().coverArt()
+        let cover = try probe.takeMedia(maxPixels: plan.maxPixels, timeLimit: plan.timeoutSeconds).coverArt()
         guard let coverFormat = FormatSniffer.sniff(cover.bytes), coverFormat.isImage else {
             throw AssetError(file: probe.name, stage: .probe, reason: .noArtwork,
                              message: "the embedded artwork is not an image this toolkit reads")
         }
-        let decoded = cover.bytes.withUnsafeBytes { raw in
-            Result { () throws(AssetError) -> SourceImage in
-                try StillDecoding.decode(raw, format: coverFormat, name: probe.name, plan: plan, into: &result)
-            }
-        }
-        return try decoded.get()
+        return try StillDecoding.decode(cover.bytes, format: coverFormat, name: probe.name, plan: plan, into: &result)
     }
 }

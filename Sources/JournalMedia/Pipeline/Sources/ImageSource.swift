@@ -49,6 +49,15 @@ public struct SourceImage {
 public struct DecodePlan: Sendable {
     public let renditions: [RenditionSpec]
     public let maxPixels: Int
+    /// Longest the decode may take, in seconds; a source turns an overrun into `timeout`.
+    public let timeoutSeconds: Double
+
+    public init(renditions: [RenditionSpec], maxPixels: Int = Defaults.maxPixels,
+                timeoutSeconds: Double = Defaults.decodeTimeoutSeconds) {
+        self.renditions = renditions
+        self.maxPixels = maxPixels
+        self.timeoutSeconds = timeoutSeconds
+    }
 
     /// The size the single decode must reach for a source of `width`×`height`: the largest
     /// box any rendition needs.
