@@ -43,6 +43,10 @@ run: release
 	if [ $$status -gt 1 ]; then exit $$status; fi
 	@echo "Renditions in $(OUT)/:"; cd $(OUT) && ls -1 | grep -v manifest.json | sed 's/^/  /'
 	@echo "Manifest: $(OUT)/manifest.json"
+	@status=0; $$($(SWIFT) build -c release --show-bin-path)/journal-media suggestion Samples/suggestions/*/suggestion.json \
+	  --output $(OUT)/suggestion-bundles || status=$$?; \
+	if [ $$status -gt 1 ]; then exit $$status; fi
+	@echo "Suggestion bundles (cards and renditions) in $(OUT)/suggestion-bundles/<bundleId>/, each with suggestion.json"
 
 test: deps
 	$(call apt_install,$(TEST_APT_PACKAGES))
@@ -55,7 +59,11 @@ bench: bench-deps release
 	Benchmarks/run.sh
 
 # Opt-in: runs the toolkit over ../shared/corpus when it exists and reports what happened.
+# Also renders the sample bundles' cards and reads them back with tesseract (English and
+# German) for the word accuracy (Benchmarks/card-ocr.sh); that part needs no corpus.
 conformance: release
+	$(call apt_install,tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu)
+	Benchmarks/card-ocr.sh
 	Benchmarks/conformance.sh
 
 # Opt-in: validates Samples/suggestions/ against Schemas/suggestion-bundle.v1.json with

@@ -57,5 +57,5 @@ struct JournalMediaCommand: AsyncParsableCommand {
             Exit status: 0 when every asset succeeded, 1 when some failed, 2 for usage errors.
             """,
         version: Version.libraries,
-        subcommands: [ConvertCommand.self, InspectCommand.self, ColorCommand.self, LinkCommand.self, PushCommand.self])
+        subcommands: [ConvertCommand.self, SuggestionCommand.self, InspectCommand.self, ColorCommand.self, LinkCommand.self, PushCommand.self])
 }

@@ -74,15 +74,18 @@ struct CardContentBuilder {
     func content(for item: SuggestionItem) -> CardContent {
         switch item.content {
         case .photo(let photo):
-            var c = CardContent(headline: builder.suggestionTitle, hero: picture("photo", .rounded), seed: Self.seed("neutral"))
+            var c = CardContent(headline: builder.suggestionTitle, hero: picture("photo", .rounded) ?? picture("fallbackImage", .rounded),
+                                seed: Self.seed("neutral"))
             c.footnote = date("date", photo.date, into: &c)
             return c
         case .livePhoto(let live):
-            var c = CardContent(headline: builder.suggestionTitle, hero: picture("image", .rounded), seed: Self.seed("neutral"))
+            var c = CardContent(headline: builder.suggestionTitle, hero: picture("image", .rounded) ?? picture("fallbackImage", .rounded),
+                                seed: Self.seed("neutral"))
             c.footnote = date("date", live.date, into: &c)
             return c
         case .video(let video):
-            var c = CardContent(headline: builder.suggestionTitle, hero: picture("video", .rounded), seed: Self.seed("neutral"))
+            var c = CardContent(headline: builder.suggestionTitle, hero: picture("video", .rounded) ?? picture("fallbackImage", .rounded),
+                                seed: Self.seed("neutral"))
             c.footnote = date("date", video.date, into: &c)
             return c
         case .workout(let workout): return self.workout(workout)
