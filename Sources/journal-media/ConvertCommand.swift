@@ -58,6 +58,19 @@ struct ConvertCommand: AsyncParsableCommand {
         """, valueName: "file"))
     var preset: String?
 
+    @Flag(name: .long, help: ArgumentHelp("""
+        Also make notification attachments (role "notification", within Apple's \
+        UNNotificationAttachment limits): JPEG fitting 1024×1024 (PNG when transparent) under \
+        10 MB; an MP4 (H.264) for movies and Live Photos under 50 MB. Each is listed with its \
+        UTI, thumbnail clipping rectangle and (movies) thumbnail time in the manifest.
+        """))
+    var notification = false
+
+    @Option(name: .long, help: ArgumentHelp("""
+        Notification movies longer than fits in 50 MB are cut to their first this many seconds.
+        """, valueName: "seconds"))
+    var notificationClipSeconds: Double = Defaults.notificationClipSeconds
+
     @Option(name: .long, help: "Refuse images larger than this many pixels, read from the header before decoding.")
     var maxPixels: Int = Defaults.maxPixels
 
@@ -79,14 +92,21 @@ struct ConvertCommand: AsyncParsableCommand {
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
+        if !(notificationClipSeconds >= 1 && notificationClipSeconds <= 600) {
+            throw ValidationError("--notification-clip-seconds must be 1–600")
+        }
     }
 
     func run() async throws {
-        let renditions = try loadPreset()
+        var renditions = try loadPreset()
+        if notification && !renditions.contains(where: \.isNotification) {
+            renditions.append(Defaults.notificationRendition)
+        }
         var batch = Batch(
             inputs: inputs.map { URL(fileURLWithPath: $0) },
             output: URL(fileURLWithPath: output),
-            options: ProcessingOptions(renditions: renditions, maxPixels: maxPixels),
+            options: ProcessingOptions(renditions: renditions, maxPixels: maxPixels,
+                                       notificationClipSeconds: notificationClipSeconds),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: force)
         let terminal = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
