@@ -3,8 +3,9 @@ SWIFT        ?= swift
 OUT          ?= out
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev libexif-dev libssl-dev
-# Tools the test suite runs: strace (ArchitectureTests counts each input's openat).
-TEST_APT_PACKAGES := strace
+# Tools the test suite runs: strace (ArchitectureTests counts each input's openat); ffmpeg (ffprobe
+# reads the notification movies back, ffmpeg makes a 4K test video and the rotation oracle).
+TEST_APT_PACKAGES := strace ffmpeg
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 

@@ -163,7 +163,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let input = root.appendingPathComponent("in")
         try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
-        try TestSupport.copySamples(["photo.heic", "alpha-disc.png", "song-cover.mp3"], to: input)
+        try TestSupport.copySamples(["photo.heic", "alpha-disc.png", "song-cover.mp3", "video-rotated-90.mp4"], to: input)
         let out = root.appendingPathComponent("out")
         let run = try TestSupport.runCLI(["convert", input.path, "-o", out.path, "--notification", "--quiet"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -181,6 +181,14 @@ import Testing
             #expect(size == rendition.bytes)
             #expect(rendition.bytes <= NotificationLimits.imageBytes)
         }
+        // The movie's MP4 is in the same (schema-checked) manifest, after its poster's attachment.
+        let video = try #require(manifest.assets.first { $0.source == "video-rotated-90.mp4" })
+        #expect(video.renditions.map(\.role) == ["thumbnail", "fallback", "notification", "notification-video"])
+        let clip = try #require(video.renditions.last)
+        #expect(clip.path == "video-rotated-90.mp4.notification-video.mp4")
+        #expect(clip.attachment?.uti == "public.mpeg-4")
+        #expect(clip.attachment?.thumbnailTimeSeconds != nil)
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("video-rotated-90.mp4.notification-video.mp4").path))
         // Without the flag there is no attachment and no `attachment` key.
         let plainOut = root.appendingPathComponent("plain")
         #expect(try TestSupport.runCLI(["convert", input.path, "-o", plainOut.path, "--quiet"]).status == 0)

@@ -78,18 +78,32 @@ public struct AssetProcessor: Sendable {
     /// decode and the shared rendition step.
     public func process(_ source: some ImageSource, name: String, into start: AssetResult? = nil) -> AssetResult {
         var result = start ?? AssetResult(source: name)
-        run(source, specs: options.renditions, analyzeColors: options.analyzeColors, name: name, into: &result)
+        run(source, specs: options.renditions, analyzeColors: options.analyzeColors, name: name,
+            movie: movieAttachment(role: Self.notificationVideoRole), into: &result)
         return result
     }
 
+    /// Role of a video's MP4 notification attachment.
+    public static let notificationVideoRole = "notification-video"
+    /// Role of a Live Photo's motion as an MP4 notification attachment.
+    public static let notificationMotionRole = "notification-motion"
+
+    /// The movie attachment to make when the `notification` role is on.
+    private func movieAttachment(role: String) -> MovieAttachmentRequest? {
+        guard options.notificationSpec != nil else { return nil }
+        return MovieAttachmentRequest(role: role, clipSeconds: options.notificationClipSeconds)
+    }
+
     private func run(_ source: some ImageSource, specs: [RenditionSpec], analyzeColors: Bool, name: String,
-                     into result: inout AssetResult) {
+                     movie: MovieAttachmentRequest? = nil, into result: inout AssetResult) {
         var clock = StageClock()
         do throws(AssetError) {
-            let plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels)
+            let plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels, movieAttachment: movie)
             let image = try source.decode(plan: plan, into: &result)
             result.timings.decode += clock.lap()
             try RenditionStep.run(image, specs: specs, analyzeColors: analyzeColors, name: name, into: &result)
+            // Movie attachments (made during the decode) are listed after the images.
+            result.renditions = result.renditions.filter { $0.format != .mp4 } + result.renditions.filter { $0.format == .mp4 }
         } catch {
             result.timings.decode += clock.lap()
             result.renditions = []
@@ -156,7 +170,8 @@ public struct AssetProcessor: Sendable {
             return
         }
         let source = VideoSource(probe: motion, content: content)
-        run(source, specs: [spec], analyzeColors: false, name: motion.name, into: &motionResult)
+        run(source, specs: [spec], analyzeColors: false, name: motion.name,
+            movie: movieAttachment(role: Self.notificationMotionRole), into: &motionResult)
         result.timings = result.timings + motionResult.timings
         result.video = motionResult.video
         if let error = motionResult.error {

@@ -72,3 +72,25 @@ public struct ClippingRect: Codable, Sendable, Equatable {
                   width: unit(width, imageWidth), height: unit(height, imageHeight))
     }
 }
+
+/// What a movie notification attachment (MP4, H.264 + AAC) is made to: the pipeline fills it
+/// from `Defaults`/`ProcessingOptions` and the video layer's `MovieClipEncoder` follows it.
+public struct MovieAttachmentRequest: Sendable, Equatable {
+    /// The rendition role the MP4 gets (`notification-video`, `notification-motion`).
+    public var role: String
+    /// Longest side of the clip in pixels (never enlarged).
+    public var maxSide: Int
+    /// When the whole movie does not fit in `maxBytes` at the chosen bitrate, the clip is its
+    /// first this many seconds.
+    public var clipSeconds: Double
+    /// The file's limit in bytes.
+    public var maxBytes: Int
+
+    public init(role: String, maxSide: Int = Defaults.notificationVideoMaxSide,
+                clipSeconds: Double = Defaults.notificationClipSeconds, maxBytes: Int = NotificationLimits.videoBytes) {
+        self.role = role
+        self.maxSide = maxSide
+        self.clipSeconds = clipSeconds
+        self.maxBytes = maxBytes
+    }
+}

@@ -49,6 +49,15 @@ public struct SourceImage {
 public struct DecodePlan: Sendable {
     public let renditions: [RenditionSpec]
     public let maxPixels: Int
+    /// A movie notification attachment to encode from the same open movie (videos and Live
+    /// Photo motion, when the `notification` role is on); sources without a movie ignore it.
+    public var movieAttachment: MovieAttachmentRequest?
+
+    public init(renditions: [RenditionSpec], maxPixels: Int, movieAttachment: MovieAttachmentRequest? = nil) {
+        self.renditions = renditions
+        self.maxPixels = maxPixels
+        self.movieAttachment = movieAttachment
+    }
 
     /// The size the single decode must reach for a source of `width`×`height`: the largest
     /// box any rendition needs.
