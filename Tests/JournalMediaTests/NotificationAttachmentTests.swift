@@ -1,3 +1,4 @@
+import CVips
 import Foundation
 import Testing
 @testable import JournalMedia
@@ -196,4 +197,84 @@ import Testing
         #expect(!json.contains("\"attachment\""))
         #expect(!json.contains("notification"))
     }
+
+    /// A 4-frame animation (a red square moving across grey), encoded by libvips' `saver`.
+    /// With `noisy`, every pixel gets random noise too (which no GIF compresses).
+    static func animation(saver: String, noisy: Bool = false) throws -> [UInt8] {
+        let width = 320, pageHeight = 240, pages = 4
+        var rgb = [UInt8](repeating: 90, count: width * pageHeight * pages * 3)
+        var state: UInt32 = 99
+        if noisy {
+            for index in rgb.indices {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                rgb[index] = UInt8(truncatingIfNeeded: state >> 24)
+            }
+        }
+        for page in 0..<pages {
+            for y in 80..<160 {
+                for x in (40 + page * 60)..<(120 + page * 60) {
+                    let at = ((page * pageHeight + y) * width + x) * 3
+                    rgb[at] = 230
+                    rgb[at + 1] = 20
+                    rgb[at + 2] = 20
+                }
+            }
+        }
+        let image = try VipsImageHandle.copyingPackedRGB(rgb, width: width, height: pageHeight * pages)
+        vips_image_set_int(image.pointer, "page-height", Int32(pageHeight))
+        let save = try VipsOperationCall(saver)
+        try save.set("in", .image(image))
+        try save.build()
+        return try save.outputBytes()
+    }
+
+    @Test func animatedGIFAndWebPBecomeAnimatedGIFsAndStillGIFsAJPEG() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, saver) in [("moving.gif", "gifsave_buffer"), ("moving.webp", "webpsave_buffer")] {
+            let url = folder.appendingPathComponent(name)
+            try Data(try Self.animation(saver: saver)).write(to: url)
+            let result = process(url, name: name)
+            #expect(result.error == nil, "\(name)")
+            #expect(result.renditions.map(\.role) == ["thumbnail", "fallback", "notification"])
+            let (rendition, attachment) = try notificationAttachment(result)
+            #expect(rendition.format == .gif, "\(name)")
+            #expect(attachment.uti == "com.compuserve.gif")
+            #expect(rendition.bytes <= NotificationLimits.imageBytes)
+            #expect(rendition.width == 320 && rendition.height == 240)
+            #expect(Array(rendition.data.prefix(4)) == Array("GIF8".utf8))
+            // All four frames are in the file, and the square has moved between them.
+            let frames = try rendition.data.withUnsafeBytes { raw in
+                let load = try VipsOperationCall("gifload_buffer")
+                try load.set("buffer", .borrowedBlob(raw))
+                try load.set("n", .int(-1))
+                try load.build()
+                return try load.outputImage().materialised()
+            }
+            #expect(frames.height == 4 * 240, "\(name): \(frames.height)")
+            let frameImage = TestImage(image: frames)
+            #expect(try frameImage.pixel(60, 120)[0] > 180, "frame 1: the square on the left")
+            #expect(try frameImage.pixel(60, 3 * 240 + 120)[0] < 150, "frame 4: it has moved on")
+        }
+        // A single-frame GIF's attachment is a still JPEG.
+        let still = process(TestSupport.sample("scene.gif"), name: "scene.gif")
+        #expect(try notificationAttachment(still).0.format == .jpeg)
+    }
+
+    @Test func anAnimationThatCannotFitFallsBackToItsFirstFrame() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("moving.gif")
+        try Data(try Self.animation(saver: "gifsave_buffer", noisy: true)).write(to: url)
+        var spec = Defaults.notificationRendition
+        spec.maxBytes = 2048
+        let result = process(url, name: "moving.gif", options: ProcessingOptions(renditions: [spec]))
+        let (rendition, _) = try notificationAttachment(result)
+        #expect(rendition.format == .jpeg)
+        #expect(rendition.bytes <= 2048)
+    }
+}
+
+extension TestImage {
+    init(image: VipsImageHandle) { self.image = image }
 }

@@ -102,8 +102,12 @@ public struct AssetProcessor: Sendable {
             let image = try source.decode(plan: plan, into: &result)
             result.timings.decode += clock.lap()
             try RenditionStep.run(image, specs: specs, analyzeColors: analyzeColors, name: name, into: &result)
-            // Movie attachments (made during the decode) are listed after the images.
-            result.renditions = result.renditions.filter { $0.format != .mp4 } + result.renditions.filter { $0.format == .mp4 }
+            // Attachments a source made during its decode (an animation's GIF, a movie's MP4)
+            // take their spec's place in the list; those without a spec (movies) come last.
+            let order = Dictionary(specs.enumerated().map { ($1.role, $0) }, uniquingKeysWith: { first, _ in first })
+            result.renditions = result.renditions.enumerated().sorted { a, b in
+                (order[a.element.role] ?? specs.count, a.offset) < (order[b.element.role] ?? specs.count, b.offset)
+            }.map(\.element)
         } catch {
             result.timings.decode += clock.lap()
             result.renditions = []
