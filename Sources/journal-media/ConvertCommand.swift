@@ -71,6 +71,12 @@ struct ConvertCommand: AsyncParsableCommand {
         """, valueName: "seconds"))
     var notificationClipSeconds: Double = Defaults.notificationClipSeconds
 
+    @Flag(name: .long, help: ArgumentHelp("""
+        With --notification, also make audio files' sound an attachment: M4A (AAC) under 5 MB, \
+        cut to --notification-clip-seconds when longer.
+        """))
+    var notificationAudio = false
+
     @Option(name: .long, help: "Refuse images larger than this many pixels, read from the header before decoding.")
     var maxPixels: Int = Defaults.maxPixels
 
@@ -95,6 +101,7 @@ struct ConvertCommand: AsyncParsableCommand {
         if !(notificationClipSeconds >= 1 && notificationClipSeconds <= 600) {
             throw ValidationError("--notification-clip-seconds must be 1–600")
         }
+        if notificationAudio && !notification { throw ValidationError("--notification-audio needs --notification") }
     }
 
     func run() async throws {
@@ -106,7 +113,8 @@ struct ConvertCommand: AsyncParsableCommand {
             inputs: inputs.map { URL(fileURLWithPath: $0) },
             output: URL(fileURLWithPath: output),
             options: ProcessingOptions(renditions: renditions, maxPixels: maxPixels,
-                                       notificationClipSeconds: notificationClipSeconds),
+                                       notificationClipSeconds: notificationClipSeconds,
+                                       notificationAudio: notificationAudio),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: force)
         let terminal = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)

@@ -161,4 +161,52 @@ import Testing
         #expect(probe.video?["codec_name"] as? String == "h264")
         #expect(probe.audio?["codec_name"] as? String == "aac")
     }
+
+    @Test func audioWithCoverGivesTheCoverAndOnRequestAnM4A() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var options = Self.options
+        options.notificationAudio = true
+        for name in ["song-cover.mp3", "song-cover.m4a"] {
+            let result = AssetProcessor(options: options).processBlocking(fileAt: TestSupport.sample(name), displayName: name)
+            #expect(result.error == nil, "\(name)")
+            #expect(result.kind == .artwork)
+            #expect(result.renditions.map(\.role) == ["thumbnail", "fallback", "notification", "notification-audio"])
+            let cover = try #require(result.renditions.first { $0.role == "notification" })
+            #expect(cover.format == .jpeg && cover.attachment?.uti == "public.jpeg")
+            let (sound, url) = try movie(result, role: "notification-audio", in: folder)
+            #expect(sound.format == .m4a)
+            #expect(sound.attachment?.uti == "public.mpeg-4-audio")
+            #expect(sound.attachment?.limitBytes == 5_000_000)
+            #expect(sound.attachment?.thumbnailClippingRect == nil && sound.attachment?.thumbnailTimeSeconds == nil)
+            #expect(sound.bytes <= 5_000_000)
+            let probe = try Self.ffprobe(url)
+            #expect(probe.formatName.contains("m4a"))
+            #expect(probe.video == nil)
+            #expect(probe.audio?["codec_name"] as? String == "aac")
+            #expect(abs(probe.duration - 1.5) < 0.15, "\(name): \(probe.duration)")
+        }
+        // Off unless asked for.
+        let plain = AssetProcessor(options: Self.options).processBlocking(fileAt: TestSupport.sample("song-cover.m4a"))
+        #expect(!plain.renditions.contains { $0.role == "notification-audio" })
+    }
+
+    @Test func longAudioIsCutToItsFirstSeconds() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("long.m4a")
+        _ = try Self.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=330:sample_rate=44100:duration=30",
+                                    "-ac", "2", "-c:a", "aac", source.path])
+        let media = try MediaFile(path: source.path)
+        // 100 kB hold about 5.6 s of 128 kbit/s stereo: the 30 s do not fit, the first 2 s do.
+        let sound = try media.audioAttachment(AudioAttachmentRequest(role: "a", clipSeconds: 2, maxBytes: 100_000))
+        #expect(!sound.wholeSound)
+        #expect(sound.data.count <= 100_000)
+        let url = folder.appendingPathComponent("clip.m4a")
+        try Data(sound.data).write(to: url)
+        let probe = try Self.ffprobe(url)
+        #expect(abs(probe.duration - 2.0) < 0.1, "\(probe.duration)")
+        #expect(probe.audio?["channels"] as? Int == 2)
+        #expect(probe.audio?["sample_rate"] as? String == "44100")
+    }
 }

@@ -79,7 +79,7 @@ public struct AssetProcessor: Sendable {
     public func process(_ source: some ImageSource, name: String, into start: AssetResult? = nil) -> AssetResult {
         var result = start ?? AssetResult(source: name)
         run(source, specs: options.renditions, analyzeColors: options.analyzeColors, name: name,
-            movie: movieAttachment(role: Self.notificationVideoRole), into: &result)
+            movie: movieAttachment(role: Self.notificationVideoRole), audio: audioAttachment, into: &result)
         return result
     }
 
@@ -88,6 +88,15 @@ public struct AssetProcessor: Sendable {
     /// Role of a Live Photo's motion as an MP4 notification attachment.
     public static let notificationMotionRole = "notification-motion"
 
+    /// Role of an audio file's sound as an M4A notification attachment.
+    public static let notificationAudioRole = "notification-audio"
+
+    /// The audio attachment to make when the `notification` role and `notificationAudio` are on.
+    private var audioAttachment: AudioAttachmentRequest? {
+        guard options.notificationSpec != nil, options.notificationAudio else { return nil }
+        return AudioAttachmentRequest(role: Self.notificationAudioRole, clipSeconds: options.notificationClipSeconds)
+    }
+
     /// The movie attachment to make when the `notification` role is on.
     private func movieAttachment(role: String) -> MovieAttachmentRequest? {
         guard options.notificationSpec != nil else { return nil }
@@ -95,10 +104,12 @@ public struct AssetProcessor: Sendable {
     }
 
     private func run(_ source: some ImageSource, specs: [RenditionSpec], analyzeColors: Bool, name: String,
-                     movie: MovieAttachmentRequest? = nil, into result: inout AssetResult) {
+                     movie: MovieAttachmentRequest? = nil, audio: AudioAttachmentRequest? = nil,
+                     into result: inout AssetResult) {
         var clock = StageClock()
         do throws(AssetError) {
-            let plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels, movieAttachment: movie)
+            let plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels, movieAttachment: movie,
+                                  audioAttachment: audio)
             let image = try source.decode(plan: plan, into: &result)
             result.timings.decode += clock.lap()
             try RenditionStep.run(image, specs: specs, analyzeColors: analyzeColors, name: name, into: &result)

@@ -94,3 +94,20 @@ public struct MovieAttachmentRequest: Sendable, Equatable {
         self.maxBytes = maxBytes
     }
 }
+
+/// What an audio notification attachment (M4A, AAC-LC) is made to, when asked for
+/// (`ProcessingOptions.notificationAudio`, `convert --notification-audio`).
+public struct AudioAttachmentRequest: Sendable, Equatable {
+    /// The rendition role the M4A gets (`notification-audio`).
+    public var role: String
+    /// When the whole sound does not fit in `maxBytes`, the clip is its first this many seconds.
+    public var clipSeconds: Double
+    public var maxBytes: Int
+
+    public init(role: String, clipSeconds: Double = Defaults.notificationClipSeconds,
+                maxBytes: Int = NotificationLimits.audioBytes) {
+        self.role = role
+        self.clipSeconds = clipSeconds
+        self.maxBytes = maxBytes
+    }
+}

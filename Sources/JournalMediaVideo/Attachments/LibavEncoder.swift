@@ -63,18 +63,18 @@ final class LibavEncoder {
     }
 }
 
-/// Owns an MP4 muxer (`AVFormatContext` for libavformat's `mp4` format, freed in `deinit`)
-/// writing into a `MemoryOutput`. The moov box is written at the end (libavformat's
+/// Owns an MP4 muxer (`AVFormatContext` for libavformat's `mp4` format, or `ipod` for an
+/// M4A, freed in `deinit`) writing into a `MemoryOutput`. The moov box is written at the end (libavformat's
 /// `faststart` would reopen the output by name, which a memory output has not got).
 final class MP4Muxer {
     let context: UnsafeMutablePointer<AVFormatContext>
     private let output: MemoryOutput
 
-    init() throws(LibavFailure) {
+    init(format: String = "mp4") throws(LibavFailure) {
         guard let output = MemoryOutput() else { throw LibavFailure("out of memory") }
         var allocated: UnsafeMutablePointer<AVFormatContext>?
-        let status = avformat_alloc_output_context2(&allocated, nil, "mp4", nil)
-        guard status >= 0, let allocated else { throw LibavFailure("no mp4 muxer", code: status) }
+        let status = avformat_alloc_output_context2(&allocated, nil, format, nil)
+        guard status >= 0, let allocated else { throw LibavFailure("no \(format) muxer", code: status) }
         allocated.pointee.pb = output.context
         allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         self.context = allocated

@@ -52,11 +52,15 @@ public struct DecodePlan: Sendable {
     /// A movie notification attachment to encode from the same open movie (videos and Live
     /// Photo motion, when the `notification` role is on); sources without a movie ignore it.
     public var movieAttachment: MovieAttachmentRequest?
+    /// An audio notification attachment to encode from an audio file (when asked for).
+    public var audioAttachment: AudioAttachmentRequest?
 
-    public init(renditions: [RenditionSpec], maxPixels: Int, movieAttachment: MovieAttachmentRequest? = nil) {
+    public init(renditions: [RenditionSpec], maxPixels: Int, movieAttachment: MovieAttachmentRequest? = nil,
+                audioAttachment: AudioAttachmentRequest? = nil) {
         self.renditions = renditions
         self.maxPixels = maxPixels
         self.movieAttachment = movieAttachment
+        self.audioAttachment = audioAttachment
     }
 
     /// The size the single decode must reach for a source of `width`×`height`: the largest
