@@ -2,14 +2,17 @@
 SWIFT        ?= swift
 OUT          ?= out
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev libexif-dev libssl-dev
+APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev libexif-dev libssl-dev libpango1.0-dev
+# Fonts the card renderer draws with (Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari, Thai: noto-core;
+# Chinese, Japanese, Korean: noto-cjk; emoji: noto-color-emoji). Cards count missing glyphs against these.
+FONT_PACKAGES := fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 # Tools the test suite runs: strace (ArchitectureTests counts each input's openat); ffmpeg (ffprobe
 # reads the notification movies back, ffmpeg makes a 4K test video and the rotation oracle).
 TEST_APT_PACKAGES := strace ffmpeg
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
-.PHONY: deps build release run test bench bench-deps conformance clean
+.PHONY: deps build release run test bench bench-deps conformance fuzz asan clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
 define apt_install
@@ -25,7 +28,7 @@ endef
 
 # Installs the Debian packages the build needs, skipping those already installed.
 deps:
-	$(call apt_install,$(APT_PACKAGES))
+	$(call apt_install,$(APT_PACKAGES) $(FONT_PACKAGES))
 
 build: deps
 	$(SWIFT) build
@@ -56,5 +59,17 @@ bench: bench-deps release
 conformance: release
 	Benchmarks/conformance.sh
 
+# Coverage-guided fuzzing of the parsers that read untrusted bytes (Fuzz/, a separate package
+# that `swift build` and `swift test` never build): FUZZ_SECONDS per target (default 60).
+# libFuzzer and ASan come with the Swift toolchain; libexif-dev is the only system need.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh
+
+# The CLI built with AddressSanitizer (in .build-asan) and run over Samples/ and, when present,
+# ../shared/corpus; any ASan report fails the target.
+asan: deps
+	Benchmarks/asan.sh
+
 clean:
-	rm -rf .build $(OUT)
+	rm -rf .build .build-fuzz .build-asan $(OUT)

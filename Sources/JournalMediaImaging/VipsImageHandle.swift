@@ -62,7 +62,7 @@ package final class VipsImageHandle {
     /// image); later reads of the result cost no further decoding.
     func materialised() throws(VipsError) -> VipsImageHandle {
         guard let copied = vips_image_copy_memory(pointer) else {
-            throw VipsError(message: VipsRuntime.takeErrorBuffer())
+            throw VipsError(message: VipsRuntime.failureMessage("decoding the pixels into memory"))
         }
         return VipsImageHandle(owning: copied)
     }

@@ -28,16 +28,24 @@ struct ConvertCommand: AsyncParsableCommand {
             "motionPoster" rendition. Each entry carries a captureDate (see `inspect --help`).
 
             Paths are relative to the input folder when there is one input folder; with \
-            several inputs each is prefixed by its input's name. Hidden files are skipped.
+            several inputs each is prefixed by its input's name. Hidden files are skipped. \
+            Symbolic links to files are followed only when they resolve inside an input \
+            (--follow-symlinks: always); links to folders, dangling links, links leading \
+            outside, unreadable folders and FIFOs are listed under "ignored" with the reason.
 
             OUTPUT/manifest.json lists every asset (schema in the README). A re-run reuses \
             the entries whose input (size, modification time, SHA-256) and preset did not \
             change; --force redoes all. Files are written under a temporary name and renamed \
-            into place, so an interrupted run never leaves a partial file and the next run \
-            completes it.
+            into place, so an interrupted run never leaves a partial file; finished entries \
+            go to OUTPUT/.manifest.journal.jsonl as they finish, so the next run reuses them \
+            and completes the batch.
+
+            One run at a time writes into an output folder (it locks OUTPUT/.journal-media.lock): \
+            a second run exits with status 2 at once, or waits with --wait. An output that \
+            cannot be created or written exits with status 2 before any input is decoded.
 
             A file that cannot be converted (unreadable, empty, truncated, corrupt, \
-            unsupported, over --max-pixels) gets an error entry and one line on stderr; the \
+            unsupported, over --max-pixels or --max-bytes, or past --timeout) gets an error entry and one line on stderr; the \
             batch goes on. Exit status: 0 all succeeded, 1 some failed, 2 usage error.
             """)
 
@@ -80,8 +88,27 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Refuse images larger than this many pixels, read from the header before decoding.")
     var maxPixels: Int = Defaults.maxPixels
 
+    @Option(name: .long, help: ArgumentHelp("""
+        Refuse still images larger than this many bytes, from the file's size before it is \
+        read (movies and audio are streamed and not bound by it).
+        """, valueName: "bytes"))
+    var maxBytes: Int = Defaults.maxBytes
+
+    @Option(name: .long, help: ArgumentHelp("""
+        Seconds one decode may take (wall clock): an SVG, PDF, HEIC or huge PNG still \
+        rendering after it, or a movie still opening or seeking for its poster, fails with \
+        reason "timeout".
+        """, valueName: "seconds"))
+    var timeout: Double = Defaults.decodeTimeoutSeconds
+
     @Flag(name: .long, help: "Redo every asset, ignoring the existing manifest.")
     var force = false
+
+    @Flag(name: .long, help: "Follow symbolic links to files inside the input folders even when they resolve outside every input. By default such links are not read and are listed under \"ignored\" in the manifest.")
+    var followSymlinks = false
+
+    @Flag(name: .long, help: "When another run is writing into the output folder (it holds OUTPUT/.journal-media.lock), wait for it to finish instead of exiting with status 2.")
+    var wait = false
 
     @Flag(name: [.short, .long], help: "Print nothing but errors on stderr (no progress line, no summary).")
     var quiet = false
@@ -98,6 +125,8 @@ struct ConvertCommand: AsyncParsableCommand {
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
+        if maxBytes < 1 { throw ValidationError("--max-bytes must be at least 1") }
+        if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
         if !(notificationClipSeconds >= 1 && notificationClipSeconds <= 600) {
             throw ValidationError("--notification-clip-seconds must be 1–600")
         }
@@ -112,11 +141,17 @@ struct ConvertCommand: AsyncParsableCommand {
         var batch = Batch(
             inputs: inputs.map { URL(fileURLWithPath: $0) },
             output: URL(fileURLWithPath: output),
-            options: ProcessingOptions(renditions: renditions, maxPixels: maxPixels,
-                                       notificationClipSeconds: notificationClipSeconds,
+            options: ProcessingOptions(renditions: renditions, maxPixels: maxPixels, maxBytes: maxBytes,
+                                       timeoutSeconds: timeout, notificationClipSeconds: notificationClipSeconds,
                                        notificationAudio: notificationAudio),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: force)
+        batch.waitForLock = wait
+        batch.followSymlinks = followSymlinks
+        let outputPath = output
+        batch.onLockWait = {
+            StandardError.writeLine("journal-media: waiting for the other run writing into \(outputPath) to finish")
+        }
         let terminal = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         batch.onProgress = { terminal.update($0) }
         if let timings {
@@ -127,22 +162,26 @@ struct ConvertCommand: AsyncParsableCommand {
         }
         batch.onFailure = { error in
             terminal.clear()
-            FileHandle.standardError.write(Data("journal-media: error: \(error)\n".utf8))
+            StandardError.writeLine("journal-media: error: \(error)")
         }
         let manifest: Manifest
         do {
             manifest = try await batch.run()
         } catch {
-            FileHandle.standardError.write(Data("journal-media: error: \(error)\n".utf8))
+            StandardError.writeLine("journal-media: error: \(error)")
             throw ExitCode(error.isUsageError ? ExitStatus.usage : ExitStatus.someAssetsFailed)
         }
         terminal.finish()
         if !quiet {
+            for item in manifest.ignored {
+                StandardError.writeLine("journal-media: note: \(item.path): ignored: \(item.reason)")
+            }
             let s = manifest.summary
-            let line = "\(s.assets) assets: \(s.succeeded) succeeded, \(s.failed) failed, \(s.skipped) unchanged; "
+            let ignored = manifest.ignored.isEmpty ? "" : ", \(manifest.ignored.count) ignored"
+            let line = "\(s.assets) assets: \(s.succeeded) succeeded, \(s.failed) failed, \(s.skipped) unchanged\(ignored); "
                 + String(format: "%.2f s, %.1f assets/s", s.elapsedSeconds, s.assetsPerSecond)
-                + " → \(output)/\(Batch.manifestName)\n"
-            FileHandle.standardError.write(Data(line.utf8))
+                + " → \(output)/\(Batch.manifestName)"
+            StandardError.writeLine(line)
         }
         if manifest.summary.failed > 0 { throw ExitCode(ExitStatus.someAssetsFailed) }
     }

@@ -9,20 +9,31 @@ enum Main {
     static func main() async {
         AllocatorTuning.apply()
         LibvipsModules.loadOnlyNeeded()
+        let typed = Array(CommandLine.arguments.dropFirst())
         do {
-            var command = try JournalMediaCommand.parseAsRoot()
+            let arguments = try FileArguments.prepared(typed)
+            var command = try JournalMediaCommand.parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
+        } catch let error as FileArguments.UnknownOption {
+            StandardError.writeLine("journal-media: error: \(error)")
+            exit(ExitStatus.usage)
         } catch {
             let code = JournalMediaCommand.exitCode(for: error)
             if code == .validationFailure || code.rawValue == 64 {
-                FileHandle.standardError.write(Data((JournalMediaCommand.fullMessage(for: error) + "\n").utf8))
+                StandardError.writeParserMessage(JournalMediaCommand.fullMessage(for: error), arguments: typed)
                 exit(ExitStatus.usage)
             }
-            JournalMediaCommand.exit(withError: error)
+            if code.isSuccess {
+                // --help and --version: the parser prints them on stdout.
+                JournalMediaCommand.exit(withError: error)
+            }
+            let message = JournalMediaCommand.fullMessage(for: error)
+            if !message.isEmpty { StandardError.writeParserMessage(message, arguments: typed) }
+            exit(code.rawValue)
         }
     }
 }

@@ -23,7 +23,7 @@ final class ProgressLine: @unchecked Sendable {
             line += String(format: ", ETA %d:%02d", Int(eta) / 60, Int(eta) % 60)
         }
         line += ", \(progress.failed) failed"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardError.write(raw: line)
         drawn = true
     }
 
@@ -31,14 +31,14 @@ final class ProgressLine: @unchecked Sendable {
     func clear() {
         guard enabled else { return }
         lock.lock(); defer { lock.unlock() }
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { StandardError.write(raw: "\r\u{1B}[K") }
         lastDraw = .distantPast
     }
 
     func finish() {
         guard enabled else { return }
         lock.lock(); defer { lock.unlock() }
-        if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+        if drawn { StandardError.write(raw: "\n") }
         drawn = false
     }
 }

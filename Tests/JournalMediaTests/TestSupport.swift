@@ -43,10 +43,13 @@ enum TestSupport {
         var stderr: String
     }
 
-    static func runCLI(_ arguments: [String]) throws -> CLIRun {
+    /// Runs the CLI to completion; `folder` is its working directory when given.
+    /// `executable` replaces the CLI (a wrapper such as setpriv that then runs it).
+    static func runCLI(_ arguments: [String], in folder: URL? = nil, executable: URL? = nil) throws -> CLIRun {
         let process = Process()
-        process.executableURL = cli
+        process.executableURL = executable ?? cli
         process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

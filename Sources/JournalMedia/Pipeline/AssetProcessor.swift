@@ -28,12 +28,13 @@ public struct AssetProcessor: Sendable {
     /// original name (file-name dates read it, errors and `source` carry it); `modified`
     /// stands in for a file's modification time.
     public func process(data: [UInt8], filename: String, modified: Double? = nil) async -> AssetResult {
-        await BlockingWork.run { self.process(ProbedAsset(data: data, name: filename, modified: modified)) }
+        await BlockingWork.run { self.process(ProbedAsset(data: data, name: filename, modified: modified,
+                                                          maxPixels: self.options.maxPixels)) }
     }
 
     /// The same as `process(fileAt:)`, on the calling thread.
     public func processBlocking(fileAt url: URL, displayName: String? = nil) -> AssetResult {
-        process(ProbedAsset.open(url, name: displayName ?? url.path))
+        process(ProbedAsset.open(url, name: displayName ?? url.path, maxPixels: options.maxPixels))
     }
 
     /// Loads (bytes and SHA-256 through the probe's descriptor) and processes a probed input.
@@ -108,7 +109,8 @@ public struct AssetProcessor: Sendable {
                      into result: inout AssetResult) {
         var clock = StageClock()
         do throws(AssetError) {
-            let plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels, movieAttachment: movie,
+            let plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels,
+                                  timeoutSeconds: options.timeoutSeconds, movieAttachment: movie,
                                   audioAttachment: audio)
             let image = try source.decode(plan: plan, into: &result)
             result.timings.decode += clock.lap()

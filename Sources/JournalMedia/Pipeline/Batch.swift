@@ -28,9 +28,9 @@ public struct BatchProgress: Sendable {
 ///
 /// `run()` scans the inputs, reuses the entries of an earlier manifest whose input (size,
 /// modification time, SHA-256) and preset are unchanged, processes the rest `jobs` at a
-/// time with `AssetProcessor`, writes every rendition atomically, checkpoints the manifest
-/// every couple of seconds so a killed run resumes where it stopped, and writes the final
-/// manifest. One asset's failure is recorded in its entry and never stops the batch.
+/// time with `AssetProcessor`, writes every rendition atomically, appends each finished
+/// entry to a journal beside the manifest (`ManifestJournal`) so a killed run resumes where
+/// it stopped, and writes the final manifest once at the end. One asset's failure is recorded in its entry and never stops the batch.
 public struct Batch: Sendable {
     public var inputs: [URL]
     public var output: URL
@@ -39,6 +39,14 @@ public struct Batch: Sendable {
     public var jobs: Int
     /// Redo every asset even when its earlier entry could be reused.
     public var force: Bool
+    /// When another run holds the output folder's lock: wait for it (true) or throw
+    /// `BatchError.outputLocked` at once (false, the default).
+    public var waitForLock = false
+    /// Follow symbolic links to files inside the input folders even when they resolve
+    /// outside every input (default: such links are listed under `ignored`).
+    public var followSymlinks = false
+    /// Called once when the batch starts waiting for another run's lock.
+    public var onLockWait: (@Sendable () -> Void)?
     /// Called on the batch's task after each asset.
     public var onProgress: (@Sendable (BatchProgress) -> Void)?
     /// Called once for each asset that failed.
@@ -62,8 +70,23 @@ public struct Batch: Sendable {
     public static let motionPosterRole = AssetProcessor.motionPosterRole
 
     /// Output path of a rendition, relative to the output folder: `<source>.<role>.<ext>`.
+    /// When that file name would pass NAME_MAX (255 bytes), the source's name is cut at a
+    /// character boundary and `~` plus 16 hex digits of its SHA-256 are added, so long names
+    /// still convert and two long names never share an output.
     public static func renditionPath(source: String, role: String, format: RenditionFormat) -> String {
-        "\(source).\(role).\(format.fileExtension)"
+        let suffix = ".\(role).\(format.fileExtension)"
+        let slash = source.lastIndex(of: "/")
+        let folder = slash.map { String(source[...$0]) } ?? ""
+        let name = slash.map { String(source[source.index(after: $0)...]) } ?? source
+        guard name.utf8.count + suffix.utf8.count > AtomicFile.nameMax else { return source + suffix }
+        let tag = "~" + ContentDigest.sha256(Array(name.utf8)).prefix(16)
+        let budget = AtomicFile.nameMax - suffix.utf8.count - tag.utf8.count
+        var kept = ""
+        for character in name {
+            guard kept.utf8.count + String(character).utf8.count <= budget else { break }
+            kept.append(character)
+        }
+        return folder + kept + tag + suffix
     }
 
     /// Runs the batch and returns the manifest it wrote. Throws only `BatchError`s (nothing
@@ -72,8 +95,14 @@ public struct Batch: Sendable {
         let start = Date()
         // Roles become file names: a role like `../../x` must never reach the file system.
         if let problem = RenditionSpec.problem(in: options.renditions) { throw BatchError.invalidPreset(problem) }
-        let planned = try InputScanner.scan(inputs: inputs, output: output)
+        let scan = try InputScanner.scanReporting(inputs: inputs, output: output, followSymlinks: followSymlinks)
+        let planned = scan.planned
         try prepareOutputFolder()
+        // One writer per output folder, held until the manifest is written; checked writable
+        // before any input is probed or decoded.
+        let lock = try await OutputFolderLock.acquire(in: output, wait: waitForLock, onWait: onLockWait)
+        defer { withExtendedLifetime(lock) {} }
+        try OutputFolderCheck.verifyWritable(output)
         AtomicFile.removeLeftovers(in: output)
         let manifestURL = output.appendingPathComponent(Batch.manifestName)
 
@@ -84,12 +113,21 @@ public struct Batch: Sendable {
            manifest.preset == options.renditions {
             for entry in manifest.assets { previous[entry.source] = entry }
         }
+        // Entries an interrupted run finished after its last manifest: later lines win.
+        let replayed = force ? nil : ManifestJournal.replay(in: output, preset: options.renditions)
+        for entry in replayed ?? [] { previous[entry.source] = entry }
+        let journal: ManifestJournal
+        do {
+            journal = try ManifestJournal.open(in: output, preset: options.renditions, continuing: replayed != nil)
+        } catch {
+            throw BatchError.cannotWriteManifest(output.appendingPathComponent(ManifestJournal.fileName).path,
+                                                 reason: "\(error)")
+        }
 
         let probes = await Batch.probe(planned, jobs: jobs)
         let units = LivePhotoPairer.units(probes)
         var entries: [ManifestEntry?] = units.map { previous[probes[$0.primary].name] }
         var progress = BatchProgress(done: 0, total: units.count, failed: 0, skipped: 0, elapsedSeconds: 0)
-        var lastCheckpoint = Date()
         let processor = AssetProcessor(options: options)
         let output = self.output
 
@@ -115,6 +153,7 @@ public struct Batch: Sendable {
                 if outcome.skipped {
                     progress.skipped += 1
                 } else {
+                    journal.append(entry)
                     onTimings?(entry.source, outcome.timings)
                 }
                 if let error = entry.error {
@@ -124,22 +163,22 @@ public struct Batch: Sendable {
                 }
                 progress.elapsedSeconds = Date().timeIntervalSince(start)
                 onProgress?(progress)
-                if Date().timeIntervalSince(lastCheckpoint) >= Defaults.manifestCheckpointInterval {
-                    lastCheckpoint = Date()
-                    let partial = makeManifest(entries.compactMap { $0 }, progress: progress)
-                    try? AtomicFile.write(partial.encoded(), to: manifestURL)
-                }
                 launch()
             }
         }
 
         progress.elapsedSeconds = Date().timeIntervalSince(start)
-        let manifest = makeManifest(entries.compactMap { $0 }, progress: progress)
+        let manifest = makeManifest(entries.compactMap { $0 }, ignored: scan.ignored, progress: progress)
         do {
-            try AtomicFile.write(try manifest.encoded(), to: manifestURL)
+            // Compaction: the whole manifest once, streamed entry by entry; then the journal
+            // (all of whose entries it holds) goes.
+            try AtomicFile.write(to: Batch.manifestName, under: output) { sink in
+                try manifest.encode { piece in try sink.write(piece) }
+            }
         } catch {
             throw BatchError.cannotWriteManifest(manifestURL.path, reason: "\(error)")
         }
+        journal.remove()
         return manifest
     }
 
@@ -171,14 +210,17 @@ public struct Batch: Sendable {
             guard isDirectory.boolValue else { throw BatchError.outputNotADirectory(output.path) }
             return
         }
-        do {
-            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        } catch {
-            throw BatchError.cannotCreateOutput(output.path, reason: error.localizedDescription)
+        // mkdir per component, so the reason is the system's own (read-only, not a folder, …).
+        var path = ""
+        for component in output.standardizedFileURL.path.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o755) != 0 && errno != EEXIST {
+                throw BatchError.cannotCreateOutput(output.path, reason: String(cString: strerror(errno)))
+            }
         }
     }
 
-    private func makeManifest(_ entries: [ManifestEntry], progress: BatchProgress) -> Manifest {
+    private func makeManifest(_ entries: [ManifestEntry], ignored: [IgnoredInput], progress: BatchProgress) -> Manifest {
         let failed = entries.filter { $0.error != nil }.count
         let processed = progress.done - progress.skipped
         let summary = ManifestSummary(
@@ -187,7 +229,8 @@ public struct Batch: Sendable {
             elapsedSeconds: (progress.elapsedSeconds * 1000).rounded() / 1000,
             assetsPerSecond: progress.elapsedSeconds > 0
                 ? (Double(processed) / progress.elapsedSeconds * 100).rounded() / 100 : 0)
-        return Manifest(generator: Version.generator, preset: options.renditions, assets: entries, summary: summary)
+        return Manifest(generator: Version.generator, preset: options.renditions, assets: entries,
+                        ignored: ignored, summary: summary)
     }
 
     /// What converting one work unit gave: its entry, whether the earlier entry was reused,
@@ -268,7 +311,7 @@ public struct Batch: Sendable {
             let rendition = entry.renditions[index]
             let path = renditionPath(source: entry.source, role: rendition.role, format: rendition.format)
             do {
-                try AtomicFile.write(rendition.data, to: output.appendingPathComponent(path))
+                try AtomicFile.write(rendition.data, to: path, under: output)
             } catch {
                 entry.renditions = []
                 entry.error = AssetError(file: entry.source, stage: .write, reason: .writeFailed, message: "\(error)")
@@ -286,15 +329,14 @@ public struct Batch: Sendable {
         let current = Set(entry.renditions.compactMap(\.path))
         for old in earlier?.renditions ?? [] {
             guard let path = old.path, !current.contains(path) else { continue }
-            unlink(output.appendingPathComponent(path).path)
+            AtomicFile.remove(path, under: output)
         }
     }
 
     private static func renditionsPresent(_ entry: ManifestEntry, in output: URL) -> Bool {
         entry.renditions.allSatisfy { record in
-            var info = stat()
             guard let path = record.path else { return false }
-            return stat(output.appendingPathComponent(path).path, &info) == 0 && Int(info.st_size) == record.bytes
+            return AtomicFile.size(of: path, under: output) == record.bytes
         }
     }
 }

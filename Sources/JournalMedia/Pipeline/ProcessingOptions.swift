@@ -13,6 +13,9 @@ public struct ProcessingOptions: Sendable, Equatable {
     /// Largest still image file read into memory, from `fstat` before reading. Defaults to
     /// `Defaults.maxBytes`; movies and audio are streamed and not bound by it.
     public var maxBytes: Int
+    /// Longest one decode may take, in seconds (wall clock); past it the asset fails with
+    /// reason `timeout`. Defaults to `Defaults.decodeTimeoutSeconds`.
+    public var timeoutSeconds: Double
     /// Compute `colors` and the ThumbHash `placeholder` from the decoded image (on by default;
     /// a few milliseconds per asset).
     public var analyzeColors: Bool
@@ -24,11 +27,13 @@ public struct ProcessingOptions: Sendable, Equatable {
     public var notificationAudio: Bool
 
     public init(renditions: [RenditionSpec] = Defaults.renditions, maxPixels: Int = Defaults.maxPixels,
-                maxBytes: Int = Defaults.maxBytes, analyzeColors: Bool = true,
+                maxBytes: Int = Defaults.maxBytes, timeoutSeconds: Double = Defaults.decodeTimeoutSeconds,
+                analyzeColors: Bool = true,
                 notificationClipSeconds: Double = Defaults.notificationClipSeconds, notificationAudio: Bool = false) {
         self.renditions = renditions
         self.maxPixels = maxPixels
         self.maxBytes = maxBytes
+        self.timeoutSeconds = timeoutSeconds
         self.analyzeColors = analyzeColors
         self.notificationClipSeconds = notificationClipSeconds
         self.notificationAudio = notificationAudio

@@ -31,6 +31,10 @@ public enum Defaults {
     /// reading). Movies and audio are streamed and not bound by it.
     public static let maxBytes = 512 * 1024 * 1024
 
+    /// Longest one asset's decode may take, in seconds of wall-clock time (libvips' kill flag
+    /// for stills, vector drawings and PDFs; libav's interrupt callback for movies and audio).
+    public static let decodeTimeoutSeconds: Double = 10
+
     /// Largest rendition side a preset may ask for.
     public static let maxRenditionSide = 10_000
 
@@ -40,6 +44,9 @@ public enum Defaults {
     /// A PNG, WebP or GIF with real transparency and no side longer than this is an `icon`.
     public static let iconMaximumSide = 1_024
 
-    /// How often a running batch rewrites its manifest so a killed run can resume, in seconds.
-    public static let manifestCheckpointInterval: Double = 2
+    /// A running batch appends each finished entry to its journal at once (a killed process
+    /// loses none) and flushes the journal to disk (`fdatasync`) at most this often, in
+    /// seconds, or after `journalSyncEntries` entries, whichever comes first.
+    public static let journalSyncInterval: Double = 2
+    public static let journalSyncEntries = 1_000
 }

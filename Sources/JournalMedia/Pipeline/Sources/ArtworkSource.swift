@@ -22,18 +22,13 @@ public struct ArtworkSource: FileSource {
 
     public func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage {
         result.kind = .artwork
-        let media = try probe.takeMedia()
+        let media = try probe.takeMedia(maxPixels: plan.maxPixels, timeLimit: plan.timeoutSeconds)
         let cover = try media.coverArt()
         guard let coverFormat = FormatSniffer.sniff(cover.bytes), coverFormat.isImage else {
             throw AssetError(file: probe.name, stage: .probe, reason: .noArtwork,
                              message: "the embedded artwork is not an image this toolkit reads")
         }
-        let decoded = cover.bytes.withUnsafeBytes { raw in
-            Result { () throws(AssetError) -> SourceImage in
-                try StillDecoding.decode(raw, format: coverFormat, name: probe.name, plan: plan, into: &result)
-            }
-        }
-        let image = try decoded.get()
+        let image = try StillDecoding.decode(cover.bytes, format: coverFormat, name: probe.name, plan: plan, into: &result)
         if let request = plan.audioAttachment {
             let sound = try media.audioAttachment(request)
             var rendition = Rendition(role: request.role, format: .m4a, width: image.width, height: image.height,

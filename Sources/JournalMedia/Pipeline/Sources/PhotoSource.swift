@@ -26,12 +26,7 @@ public struct PhotoSource: FileSource {
             throw AssetError(file: name, stage: .sniff, reason: .unsupportedFormat, message: "not an image")
         }
         result.kind = .photo
-        let decoded = bytes.withUnsafeBytes { raw in
-            Result { () throws(AssetError) -> SourceImage in
-                try StillDecoding.decode(raw, format: format, name: name, plan: plan, into: &result)
-            }
-        }
-        let image = try decoded.get()
+        let image = try StillDecoding.decode(bytes, format: format, name: name, plan: plan, into: &result)
         if format == .gif || format == .webp, let spec = plan.renditions.first(where: \.isNotification),
            let limit = spec.byteLimit {
             // An animation's attachment is an animated GIF; a single frame, or one that
@@ -62,14 +57,19 @@ enum StillDecoding {
         return [.png, .webp, .gif].contains(format) && transparent && max(width, height) <= Defaults.iconMaximumSide
     }
 
-    /// Header, pixel limit, one decode; fills size and orientation into `result`.
-    static func decode(_ bytes: UnsafeRawBufferPointer, format: SourceFormat, name: String, plan: DecodePlan,
+    /// Header, pixel limit, one decode within `plan.timeoutSeconds`; fills size and
+    /// orientation into `result`. The decode runs on its own thread (`DeadlineThread`), which
+    /// keeps `bytes` alive for as long as it runs, even past the deadline.
+    static func decode(_ bytes: [UInt8], format: SourceFormat, name: String, plan: DecodePlan,
                        into result: inout AssetResult) throws(AssetError) -> SourceImage {
         func fail(_ stage: ProcessingStage, _ reason: AssetErrorReason?, _ message: String) -> AssetError {
             AssetError(file: name, stage: stage, reason: reason, message: message)
         }
         let header: ImageHeader
-        do throws(VipsError) { header = try ImageHeaderReader.read(bytes, format: format) } catch {
+        let read = bytes.withUnsafeBytes { raw in
+            Result { () throws(VipsError) in try ImageHeaderReader.read(raw, format: format) }
+        }
+        do throws(VipsError) { header = try read.get() } catch {
             throw fail(.probe, nil, "cannot read the \(format.rawValue.uppercased()) header: \(error.message)")
         }
         result.width = header.displayWidth
@@ -81,10 +81,25 @@ enum StillDecoding {
         }
         let upscale = format.isVector
         let box = plan.box(width: header.displayWidth, height: header.displayHeight, upscale: upscale)
+        let gated = WholeImageDecodeGate.applies(to: header)
+        if gated { WholeImageDecodeGate.enter() }
+        let deadline = VipsDeadline(seconds: plan.timeoutSeconds)
+        let timedOut = fail(.decode, .timeout, "decoding the \(format.rawValue.uppercased()) took longer than the "
+                            + "\(deadline.limitText) s limit (--timeout)")
+        let outcome = DeadlineThread.run(deadline: deadline) { () -> Result<DecodedImage, VipsError> in
+            defer { if gated { WholeImageDecodeGate.leave() } }
+            return bytes.withUnsafeBytes { raw in
+                Result { () throws(VipsError) in
+                    try pixels(raw, header: header, box: box, upscale: upscale, deadline: deadline)
+                }
+            }
+        }
         let decoded: DecodedImage
-        do throws(VipsError) {
-            decoded = try pixels(bytes, header: header, box: box, upscale: upscale)
-        } catch {
+        switch outcome {
+        case nil: throw timedOut
+        case .success(let image)?: decoded = image
+        case .failure(let error)?:
+            if deadline.didKill { throw timedOut }
             throw fail(.decode, nil, "cannot decode the \(format.rawValue.uppercased()) pixels: \(error.message)")
         }
         // Vector sources may report a different intrinsic size once rendered; the header's wins.
@@ -94,13 +109,13 @@ enum StillDecoding {
     /// The decode: HEICs through libavcodec's HEVC decoder + swscale when the file is one
     /// that path handles (single images and grids, 8-bit, no alpha), else libvips.
     static func pixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
-                       upscale: Bool) throws(VipsError) -> DecodedImage {
+                       upscale: Bool, deadline: VipsDeadline? = nil) throws(VipsError) -> DecodedImage {
         if header.format == .heic, !upscale,
            let fast = HEIFHEVCDecoder.decode(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
                                              expectedSize: (header.displayWidth, header.displayHeight)) {
             return try ImageDecoder.decode(heic: fast)
         }
         return try ImageDecoder.decode(bytes, header: header, width: box.width, height: box.height,
-                                       allowUpscale: upscale)
+                                       allowUpscale: upscale, deadline: deadline)
     }
 }

@@ -25,7 +25,9 @@ public struct VideoSource: FileSource {
 
     public func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage {
         result.kind = .video
-        let media = try probe.takeMedia()
+        // The cap reaches libav's stream probing and the poster decoder: a frame size beyond
+        // it is refused from the headers, before a frame buffer is allocated.
+        let media = try probe.takeMedia(maxPixels: plan.maxPixels, timeLimit: plan.timeoutSeconds)
         let info = try media.videoInfo()
         result.width = info.displayWidth
         result.height = info.displayHeight
