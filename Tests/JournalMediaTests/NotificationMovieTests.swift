@@ -117,6 +117,27 @@ import Testing
         }
     }
 
+    @Test func hlgMovieIsToneMappedLikeItsPoster() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = AssetProcessor(options: Self.options).processBlocking(
+            fileAt: TestSupport.sample("video-hdr-hlg.mov"), displayName: "video-hdr-hlg.mov")
+        #expect(result.error == nil)
+        #expect(result.video?.posterTimeSeconds == 0, "the poster is the first frame of this short clip")
+        let (_, url) = try movie(result, role: "notification-video", in: folder)
+        let probe = try Self.ffprobe(url)
+        #expect(probe.video?["pix_fmt"] as? String == "yuv420p")
+        #expect(probe.video?["color_transfer"] as? String == "bt709")
+        // The MP4's first frame, as ffmpeg decodes it, looks like the tone-mapped poster.
+        let poster = try TestImage(try #require(result.renditions.first { $0.role == "fallback" }).data)
+        let frame = try Self.firstFrame(url, width: poster.width, height: poster.height)
+        for (x, y) in [(poster.width / 4, poster.height / 4), (poster.width * 3 / 4, poster.height / 2),
+                       (poster.width / 2, poster.height * 3 / 4)] {
+            let a = try frame.mean(around: x, y, size: 9), b = try poster.mean(around: x, y, size: 9)
+            for band in 0..<3 { #expect(abs(a[band] - b[band]) < 20, "(\(x), \(y)) band \(band): \(a) vs \(b)") }
+        }
+    }
+
     /// A 4K H.264 + AAC movie made once with ffmpeg: 2 s of testsrc2 at 10 frames per second.
     static let uhdMovie: Result<URL, any Error> = Result {
         let folder = try TestSupport.temporaryFolder("uhd-movie")

@@ -26,7 +26,7 @@ extension MediaFile {
         let fitting = Double(request.maxBytes) * 8 * MovieClipEncoder.budgetShare / bitRate
         let whole = (durationSeconds ?? .infinity) <= fitting
         let end = whole ? (durationSeconds ?? fitting) : min(request.clipSeconds, fitting)
-        deadline.restart(seconds: MovieClipEncoder.timeLimitSeconds)
+        deadline.restart(seconds: max(timeLimit, MovieClipEncoder.timeLimitSeconds))
         let bytes: [UInt8]
         do throws(LibavFailure) {
             let muxer = try MP4Muxer(format: "ipod")

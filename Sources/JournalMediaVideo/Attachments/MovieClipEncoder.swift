@@ -56,7 +56,9 @@ extension MediaFile {
 /// Runs once per movie attachment, on the processor's thread, libx264 with one thread (the
 /// batch runs one asset per core). Costs a decode of every frame up to the clip's end, one
 /// swscale pass per frame, and the encode: roughly real time or faster for 720p on one
-/// core (measured figures in Benchmarks/RESULTS.md). Bounded by `timeLimitSeconds`.
+/// core (measured figures in Benchmarks/RESULTS.md). Bounded by `timeLimitSeconds` (5
+/// minutes, or the file's own time limit when longer): an encode is a stage of its own, longer
+/// than a poster's decode.
 final class MovieClipEncoder {
     static let bitsPerPixelFrame = 0.1
     static let bitRateRange = 400_000...5_000_000
@@ -123,7 +125,7 @@ final class MovieClipEncoder {
     }
 
     func encode() throws(LibavFailure) -> EncodedMovie {
-        media.deadline.restart(seconds: Self.timeLimitSeconds)
+        media.deadline.restart(seconds: max(media.timeLimit, Self.timeLimitSeconds))
         let muxer = try MP4Muxer()
         guard let h264 = avcodec_find_encoder_by_name("libx264") else {
             throw LibavFailure("libavcodec has no libx264 encoder")
@@ -188,6 +190,14 @@ final class MovieClipEncoder {
                 if let clipEnd, seconds >= clipEnd - 0.0005 {
                     videoDone = true
                     continue
+                }
+                // Signalling the frame left out comes from the stream (as for the poster).
+                if let parameters = stream.pointee.codecpar?.pointee {
+                    let f = frame.pointer
+                    if f.pointee.color_trc == AVCOL_TRC_UNSPECIFIED { f.pointee.color_trc = parameters.color_trc }
+                    if f.pointee.color_primaries == AVCOL_PRI_UNSPECIFIED { f.pointee.color_primaries = parameters.color_primaries }
+                    if f.pointee.colorspace == AVCOL_SPC_UNSPECIFIED { f.pointee.colorspace = parameters.color_space }
+                    if f.pointee.color_range == AVCOL_RANGE_UNSPECIFIED { f.pointee.color_range = parameters.color_range }
                 }
                 let output = try converter.convert(frame)
                 output.pointer.pointee.pts = timestamp
