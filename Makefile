@@ -6,8 +6,9 @@ APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-
 # Fonts the card renderer draws with (Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari, Thai: noto-core;
 # Chinese, Japanese, Korean: noto-cjk; emoji: noto-color-emoji). Cards count missing glyphs against these.
 FONT_PACKAGES := fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
-# Tools the test suite runs: strace (ArchitectureTests counts each input's openat).
-TEST_APT_PACKAGES := strace
+# Tools the test suite runs: strace (ArchitectureTests counts each input's openat); ffmpeg (ffprobe
+# reads the notification movies back, ffmpeg makes a 4K test video and the rotation oracle).
+TEST_APT_PACKAGES := strace ffmpeg
 # OCR for `make card-ocr` (legibility of the rendered cards).
 OCR_APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.

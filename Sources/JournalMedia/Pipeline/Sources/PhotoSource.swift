@@ -27,6 +27,19 @@ public struct PhotoSource: FileSource {
         }
         result.kind = .photo
         let image = try StillDecoding.decode(bytes, format: format, name: name, plan: plan, into: &result)
+        if format == .gif || format == .webp, let spec = plan.renditions.first(where: \.isNotification),
+           let limit = spec.byteLimit {
+            // An animation's attachment is an animated GIF; a single frame, or one that
+            // cannot fit, is left to the rendition step as a still.
+            let animation = bytes.withUnsafeBytes { raw in
+                Result { () throws(VipsError) -> Rendition? in try AnimationAttachment.render(raw, spec: spec, limit: limit) }
+            }
+            do throws(VipsError) {
+                if let rendition = try animation.get() { result.renditions.append(rendition) }
+            } catch {
+                throw AssetError(file: name, stage: .encode, message: "\(spec.role): \(error.message)")
+            }
+        }
         if StillDecoding.isIcon(format: format, width: image.width, height: image.height,
                                 transparent: image.decoded.hasRealTransparency) {
             result.kind = .icon
