@@ -58,6 +58,7 @@ package enum RenditionRenderer {
     /// JPEG Huffman optimisation, chroma subsampling, progressive; PNG compression).
     private static func encode(_ image: VipsImageHandle, format: RenditionFormat,
                                spec: RenditionSpec) throws(VipsError) -> [UInt8] {
+        try VipsInterrupt.watch(image)
         let save: VipsOperationCall
         switch format {
         case .webp:

@@ -12,6 +12,11 @@ import JournalMediaVideo
 /// Sendable and stateless: call it from as many tasks as you want images in flight. Each
 /// async call runs on a Dispatch worker thread (libvips is blocking) with one libvips thread.
 /// Cost: one file read, one SHA-256, one header parse, one decode, a resize + encode per rendition.
+///
+/// Cancellation: cancelling the task of an async call stops the work at the next stage
+/// boundary, inside a libvips computation between two tiles, and inside libav at its next
+/// I/O or packet; the result then carries an error with reason `cancelled` (the stage it
+/// stopped in). The blocking entry points honour the calling thread's `DecodeGuard` instead.
 public struct AssetProcessor: Sendable {
     public let options: ProcessingOptions
 
@@ -21,14 +26,25 @@ public struct AssetProcessor: Sendable {
 
     /// Processes the file at `url`. Never throws: failures are in the result's `error`.
     public func process(fileAt url: URL) async -> AssetResult {
-        await BlockingWork.run { self.processBlocking(fileAt: url) }
+        await guarded { self.processBlocking(fileAt: url) }
     }
 
     /// Processes bytes in memory (an upload), stills and movies alike. `filename` is the
     /// original name (file-name dates read it, errors and `source` carry it); `modified`
     /// stands in for a file's modification time.
     public func process(data: [UInt8], filename: String, modified: Double? = nil) async -> AssetResult {
-        await BlockingWork.run { self.process(ProbedAsset(data: data, name: filename, modified: modified)) }
+        await guarded { self.process(ProbedAsset(data: data, name: filename, modified: modified)) }
+    }
+
+    /// Runs `work` off the cooperative pool under a fresh `DecodeGuard` that the calling
+    /// task's cancellation trips.
+    private func guarded(_ work: @escaping @Sendable () -> AssetResult) async -> AssetResult {
+        let stop = DecodeGuard()
+        return await withTaskCancellationHandler {
+            await BlockingWork.run { stop.install { work() } }
+        } onCancel: {
+            stop.cancel()
+        }
     }
 
     /// The same as `process(fileAt:)`, on the calling thread.
@@ -41,7 +57,10 @@ public struct AssetProcessor: Sendable {
         var clock = StageClock()
         var result = AssetResult(probe: probe)
         let content: SourceFile
-        do throws(AssetError) { content = try probe.load(maxBytes: options.maxBytes) } catch {
+        do throws(AssetError) {
+            try DecodeGuard.checkCurrent(file: probe.name, stage: .read)
+            content = try probe.load(maxBytes: options.maxBytes)
+        } catch {
             result.error = error
             return result
         }
@@ -86,6 +105,7 @@ public struct AssetProcessor: Sendable {
                      into result: inout AssetResult) {
         var clock = StageClock()
         do throws(AssetError) {
+            try DecodeGuard.checkCurrent(file: name, stage: .decode)
             let plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels)
             let image = try source.decode(plan: plan, into: &result)
             result.timings.decode += clock.lap()
@@ -95,7 +115,9 @@ public struct AssetProcessor: Sendable {
             result.renditions = []
             result.colors = nil
             result.placeholder = nil
-            result.error = error
+            // A stop makes libvips and libav fail with their own words ("killed", "timed
+            // out"); the caller gets the guard's typed reason, in the stage that was running.
+            result.error = DecodeGuard.currentStop(file: name, stage: error.stage) ?? error
         }
     }
 

@@ -31,6 +31,10 @@ public struct BatchProgress: Sendable {
 /// time with `AssetProcessor`, writes every rendition atomically, checkpoints the manifest
 /// every couple of seconds so a killed run resumes where it stopped, and writes the final
 /// manifest. One asset's failure is recorded in its entry and never stops the batch.
+///
+/// Cancelling the task running `run()` starts no further asset, stops the ones in flight
+/// (as `AssetProcessor` does), writes the manifest of the assets finished so far (a re-run
+/// resumes from it) and throws `BatchError.cancelled`.
 public struct Batch: Sendable {
     public var inputs: [URL]
     public var output: URL
@@ -93,16 +97,20 @@ public struct Batch: Sendable {
         let processor = AssetProcessor(options: options)
         let output = self.output
 
-        await withTaskGroup(of: (Int, UnitOutcome).self) { group in
+        // Cancelling the batch's task trips one guard shared by every unit: no unit starts
+        // after it, and the units in flight stop at their next check.
+        let stop = DecodeGuard()
+        await withTaskCancellationHandler {
+          await withTaskGroup(of: (Int, UnitOutcome).self) { group in
             var next = 0
             func launch() {
-                guard next < units.count else { return }
+                guard next < units.count, !stop.isCancelled else { return }
                 let index = next, unit = units[index], earlier = entries[index]
                 next += 1
                 let work = Batch.Work(unit: unit, probes: probes)
                 group.addTask {
                     let outcome = await BlockingWork.run {
-                        Batch.convert(work, earlier: earlier, processor: processor, output: output)
+                        stop.install { Batch.convert(work, earlier: earlier, processor: processor, output: output) }
                     }
                     return (index, outcome)
                 }
@@ -110,6 +118,11 @@ public struct Batch: Sendable {
             for _ in 0..<jobs { launch() }
             while let (index, outcome) = await group.next() {
                 let entry = outcome.entry
+                if entry.error?.reason == .cancelled {
+                    // Not the file's fault: keep what the earlier manifest said, if anything.
+                    entries[index] = previous[probes[units[index].primary].name]
+                    continue
+                }
                 entries[index] = entry
                 progress.done += 1
                 if outcome.skipped {
@@ -131,6 +144,9 @@ public struct Batch: Sendable {
                 }
                 launch()
             }
+          }
+        } onCancel: {
+            stop.cancel()
         }
 
         progress.elapsedSeconds = Date().timeIntervalSince(start)
@@ -140,6 +156,7 @@ public struct Batch: Sendable {
         } catch {
             throw BatchError.cannotWriteManifest(manifestURL.path, reason: "\(error)")
         }
+        if stop.isCancelled { throw BatchError.cancelled(done: progress.done, total: units.count) }
         return manifest
     }
 

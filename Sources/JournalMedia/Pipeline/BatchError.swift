@@ -15,6 +15,9 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The rendition specs cannot be used (a role that is not a plain name, a box or quality
     /// out of range): nothing is written.
     case invalidPreset(String)
+    /// The batch's task was cancelled: `done` of `total` assets were finished and are in the
+    /// manifest written before this was thrown.
+    case cancelled(done: Int, total: Int)
 
     public var description: String {
         switch self {
@@ -25,13 +28,14 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cannotCreateOutput(let path, let reason): "cannot create output folder \(path): \(reason)"
         case .cannotWriteManifest(let path, let reason): "cannot write \(path): \(reason)"
         case .invalidPreset(let problem): "invalid preset: \(problem)"
+        case .cancelled(let done, let total): "cancelled after \(done) of \(total) assets"
         }
     }
 
     /// True for mistakes in what was asked (exit status 2), false for I/O failures.
     public var isUsageError: Bool {
         switch self {
-        case .cannotWriteManifest, .cannotCreateOutput: false
+        case .cannotWriteManifest, .cannotCreateOutput, .cancelled: false
         default: true
         }
     }
