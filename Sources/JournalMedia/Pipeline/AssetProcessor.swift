@@ -9,8 +9,9 @@ import JournalMediaVideo
 /// decodes once at the size the largest rendition needs, then the shared `RenditionStep`.
 /// Nothing is written to disk; `Batch` does that.
 ///
-/// Sendable and stateless: call it from as many tasks as you want images in flight. Each
-/// async call runs on a Dispatch worker thread (libvips is blocking) with one libvips thread.
+/// Sendable and stateless: call it from as many tasks as you want. Each async call waits for
+/// a slot of its `executor` (at most `maxConcurrentAssets` assets at once, the rest queued)
+/// and then runs on a Dispatch worker thread (libvips is blocking) with one libvips thread.
 /// Cost: one file read, one SHA-256, one header parse, one decode, a resize + encode per rendition.
 ///
 /// Cancellation: cancelling the task of an async call stops the work at the next stage
@@ -19,31 +20,49 @@ import JournalMediaVideo
 /// stopped in). The blocking entry points honour the calling thread's `DecodeGuard` instead.
 public struct AssetProcessor: Sendable {
     public let options: ProcessingOptions
+    /// Bounds the async calls in flight; `AssetExecutor.shared` (one asset per core) by default.
+    public let executor: AssetExecutor
 
-    public init(options: ProcessingOptions = ProcessingOptions()) {
+    public init(options: ProcessingOptions = ProcessingOptions(), executor: AssetExecutor = .shared) {
         self.options = options
+        self.executor = executor
     }
 
     /// Processes the file at `url`. Never throws: failures are in the result's `error`.
     public func process(fileAt url: URL) async -> AssetResult {
-        await guarded { self.processBlocking(fileAt: url) }
+        await guarded(name: url.path) { self.processBlocking(fileAt: url) }
     }
 
     /// Processes bytes in memory (an upload), stills and movies alike. `filename` is the
     /// original name (file-name dates read it, errors and `source` carry it); `modified`
     /// stands in for a file's modification time.
     public func process(data: [UInt8], filename: String, modified: Double? = nil) async -> AssetResult {
-        await guarded { self.process(ProbedAsset(data: data, name: filename, modified: modified)) }
+        await guarded(name: filename) { self.process(ProbedAsset(data: data, name: filename, modified: modified)) }
     }
 
-    /// Runs `work` off the cooperative pool under a fresh `DecodeGuard` that the calling
-    /// task's cancellation trips.
-    private func guarded(_ work: @escaping @Sendable () -> AssetResult) async -> AssetResult {
+    /// Runs `work` in a slot of the executor under a fresh `DecodeGuard` that the calling
+    /// task's cancellation trips. A caller cancelled while waiting, or refused by a full
+    /// queue, gets a result whose error says so (stage `read`: nothing was read).
+    private func guarded(name: String, _ work: @escaping @Sendable () -> AssetResult) async -> AssetResult {
         let stop = DecodeGuard()
-        return await withTaskCancellationHandler {
-            await BlockingWork.run { stop.install { work() } }
+        let outcome: Result<AssetResult, AssetExecutor.Refusal> = await withTaskCancellationHandler {
+            do throws(AssetExecutor.Refusal) {
+                return .success(try await executor.run { stop.install { work() } })
+            } catch {
+                return .failure(error)
+            }
         } onCancel: {
             stop.cancel()
+        }
+        switch outcome {
+        case .success(let result):
+            return result
+        case .failure(let refusal):
+            var result = AssetResult(source: name)
+            result.error = refusal == .queueFull
+                ? AssetError(file: name, stage: .read, reason: .busy, message: "too many assets waiting; try again later")
+                : stop.error(file: name, stage: .read, reason: .cancelled)
+            return result
         }
     }
 
