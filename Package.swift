@@ -9,6 +9,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Logging and metrics APIs only (no back end): a few seconds of build, no NIO.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; `make deps` installs the providers.
@@ -32,6 +35,7 @@ let package = Package(
         // Core: model, manifest, colour maths, ThumbHash, dates, byte readers, HEIF boxes. No C.
         .target(
             name: "JournalMediaCore",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Metadata: container walks (JPEG, PNG, RIFF, HEIF, TIFF), EXIF via libexif, the Apple
         // MakerNote, XMP, capture-date resolution.
@@ -42,20 +46,21 @@ let package = Package(
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
         .target(
             name: "JournalMediaImaging",
-            dependencies: ["JournalMediaCore", "CVips"],
+            dependencies: ["JournalMediaCore", "CVips", .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Video: libav open (custom I/O), probe, poster frames, tone-mapping, cover art, and
         // the HEVC decode of HEIC stills.
         .target(
             name: "JournalMediaVideo",
-            dependencies: ["JournalMediaCore", "CFFmpeg"],
+            dependencies: ["JournalMediaCore", "CFFmpeg", .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Pipeline: probes, sources and their registry, the rendition step, Live Photo pairing,
         // batches. Re-exports the layers below, so `import JournalMedia` is all a user writes.
         .target(
             name: "JournalMedia",
             dependencies: ["JournalMediaCore", "JournalMediaMetadata", "JournalMediaImaging", "JournalMediaVideo",
-                           "CCrypto"],
+                           "CCrypto", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "journal-media",
@@ -73,7 +78,11 @@ let package = Package(
         .testTarget(
             name: "JournalMediaTests",
             dependencies: ["JournalMedia", "JournalMediaCore", "JournalMediaMetadata", "JournalMediaImaging",
-                           "JournalMediaVideo", "CExif", "CVips", "CFFmpeg"],
+                           "JournalMediaVideo", "CExif", "CVips", "CFFmpeg",
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "InMemoryLogging", package: "swift-log"),
+                           .product(name: "Metrics", package: "swift-metrics"),
+                           .product(name: "MetricsTestKit", package: "swift-metrics")],
             resources: [],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]

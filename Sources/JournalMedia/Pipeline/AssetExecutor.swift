@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import JournalMediaCore
+import Metrics
 import Synchronization
 
 /// The library's bound on work in flight: at most `maxConcurrentAssets` assets are
@@ -12,7 +13,9 @@ import Synchronization
 ///
 /// Used by every `AssetProcessor` async call (`AssetExecutor.shared` unless the processor
 /// is given its own). Memory stays that of N assets in flight however many callers wait.
-/// Costs one lock round per start and finish; waiting costs no thread.
+/// Costs one lock round per start and finish; waiting costs no thread. Publishes the
+/// gauges `journalmedia_executor_running` and `journalmedia_executor_waiting` (swift-metrics,
+/// dimension `executor` = `label`) on every change.
 public final class AssetExecutor: Sendable {
     /// Why `run` did not run the work.
     public enum Refusal: Error, Sendable, Equatable {
@@ -49,15 +52,26 @@ public final class AssetExecutor: Sendable {
     public let maxConcurrentAssets: Int
     /// At most this many callers wait; nil: no bound.
     public let maxQueued: Int?
+    /// Names this executor in its gauges.
+    public let label: String
     private let state = Mutex(State())
 
     /// The process-wide executor behind `AssetProcessor`'s default: as many assets at once
     /// as the machine has cores, no queue bound.
     public static let shared = AssetExecutor()
 
-    public init(maxConcurrentAssets: Int = ProcessInfo.processInfo.activeProcessorCount, maxQueued: Int? = nil) {
+    public init(maxConcurrentAssets: Int = ProcessInfo.processInfo.activeProcessorCount, maxQueued: Int? = nil,
+                label: String = "shared") {
         self.maxConcurrentAssets = max(1, maxConcurrentAssets)
         self.maxQueued = maxQueued.map { max(0, $0) }
+        self.label = label
+    }
+
+    /// Records the running and waiting gauges.
+    private func publish() {
+        let now = counters
+        Gauge(label: "journalmedia_executor_running", dimensions: [("executor", label)]).record(now.running)
+        Gauge(label: "journalmedia_executor_waiting", dimensions: [("executor", label)]).record(now.waiting)
     }
 
     public var counters: Counters { state.withLock { $0.counters } }
@@ -101,6 +115,7 @@ public final class AssetExecutor: Sendable {
                         state.counters.peakWaiting = max(state.counters.peakWaiting, state.waiters.count)
                         return .wait
                     }
+                    publish()
                     switch admission {
                     case .run: continuation.resume()
                     case .wait: break
@@ -119,6 +134,7 @@ public final class AssetExecutor: Sendable {
                     state.cancelledEarly.insert(id)
                     return nil
                 }
+                publish()
                 waiting?.resume(throwing: Refusal.cancelled)
             }
         } catch {
@@ -140,6 +156,7 @@ public final class AssetExecutor: Sendable {
             state.counters.waiting = state.waiters.count
             return waiter.continuation
         }
+        publish()
         next?.resume()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import JournalMediaCore
+import Logging
 import JournalMediaImaging
 import JournalMediaMetadata
 import JournalMediaVideo
@@ -22,10 +23,14 @@ public struct AssetProcessor: Sendable {
     public let options: ProcessingOptions
     /// Bounds the async calls in flight; `AssetExecutor.shared` (one asset per core) by default.
     public let executor: AssetExecutor
+    /// Receives a `debug` line per asset and `trace` stage timings (`AssetTelemetry`).
+    public let logger: Logger
 
-    public init(options: ProcessingOptions = ProcessingOptions(), executor: AssetExecutor = .shared) {
+    public init(options: ProcessingOptions = ProcessingOptions(), executor: AssetExecutor = .shared,
+                logger: Logger = Logger(label: "JournalMedia")) {
         self.options = options
         self.executor = executor
+        self.logger = logger
     }
 
     /// Processes the file at `url`. Never throws: failures are in the result's `error`.
@@ -62,6 +67,7 @@ public struct AssetProcessor: Sendable {
             result.error = refusal == .queueFull
                 ? AssetError(file: name, stage: .read, reason: .busy, message: "too many assets waiting; try again later")
                 : stop.error(file: name, stage: .read, reason: .cancelled)
+            AssetTelemetry.record(result, logger: logger)
             return result
         }
     }
@@ -81,6 +87,7 @@ public struct AssetProcessor: Sendable {
             content = try probe.load(maxBytes: options.maxBytes)
         } catch {
             result.error = error
+            AssetTelemetry.record(result, logger: logger)
             return result
         }
         result.sha256 = content.sha256
@@ -99,6 +106,12 @@ public struct AssetProcessor: Sendable {
     }
 
     private func process(_ probe: ProbedAsset, content: SourceFile, into start: AssetResult) -> AssetResult {
+        let result = decodeAndRender(probe, content: content, into: start)
+        AssetTelemetry.record(result, logger: logger)
+        return result
+    }
+
+    private func decodeAndRender(_ probe: ProbedAsset, content: SourceFile, into start: AssetResult) -> AssetResult {
         var result = start
         if let error = probe.error {
             result.error = error
