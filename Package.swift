@@ -12,6 +12,11 @@ let package = Package(
         // Logging and metrics APIs only (no back end): a few seconds of build, no NIO.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // `journal-media serve` only (the JournalMediaServer target): HTTP, graceful shutdown,
+        // Prometheus text. SwiftNIO comes with them; the library targets never see it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; `make deps` installs the providers.
@@ -62,10 +67,24 @@ let package = Package(
                            "CCrypto", .product(name: "Logging", package: "swift-log"),
                            .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // `journal-media serve`: the HTTP service (Hummingbird 2, service-lifecycle, Prometheus).
+        // Its own target, so the library targets never build SwiftNIO.
+        .target(
+            name: "JournalMediaServer",
+            dependencies: [
+                "JournalMedia",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "journal-media",
             dependencies: [
-                "JournalMedia", "CMalloc",
+                "JournalMedia", "JournalMediaServer", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
@@ -82,7 +101,9 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "InMemoryLogging", package: "swift-log"),
                            .product(name: "Metrics", package: "swift-metrics"),
-                           .product(name: "MetricsTestKit", package: "swift-metrics")],
+                           .product(name: "MetricsTestKit", package: "swift-metrics"),
+                           .product(name: "Prometheus", package: "swift-prometheus"),
+                           "JournalMediaServer"],
             resources: [],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]

@@ -46,5 +46,6 @@ struct JournalMediaCommand: AsyncParsableCommand {
             Exit status: 0 when every asset succeeded, 1 when some failed, 2 for usage errors.
             """,
         version: Version.libraries,
-        subcommands: [ConvertCommand.self, InspectCommand.self, ColorCommand.self, LinkCommand.self, PushCommand.self])
+        subcommands: [ConvertCommand.self, InspectCommand.self, ColorCommand.self, LinkCommand.self, PushCommand.self,
+                      ServeCommand.self])
 }

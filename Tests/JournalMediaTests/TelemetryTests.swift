@@ -12,11 +12,7 @@ import Testing
 /// timings at trace, executor gauges, and libvips/libav messages routed into a Logger.
 @Suite(.serialized) struct TelemetryTests {
     /// The process's metrics back end for this test run (bootstrap can happen once).
-    static let metrics: TestMetrics = {
-        let metrics = TestMetrics()
-        MetricsSystem.bootstrap(metrics)
-        return metrics
-    }()
+    static var metrics: TestMetrics { TestMetricsBackend.shared.test }
 
     static func counter(_ label: String, _ dimensions: [(String, String)] = []) -> Int64 {
         (try? metrics.expectCounter(label, dimensions).totalValue) ?? 0

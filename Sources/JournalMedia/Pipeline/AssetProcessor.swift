@@ -41,15 +41,21 @@ public struct AssetProcessor: Sendable {
     /// Processes bytes in memory (an upload), stills and movies alike. `filename` is the
     /// original name (file-name dates read it, errors and `source` carry it); `modified`
     /// stands in for a file's modification time.
-    public func process(data: [UInt8], filename: String, modified: Double? = nil) async -> AssetResult {
-        await guarded(name: filename) { self.process(ProbedAsset(data: data, name: filename, modified: modified)) }
+    /// With `deadlineSeconds`, the call (waiting included) stops at that deadline with an
+    /// error of reason `timeout`.
+    public func process(data: [UInt8], filename: String, modified: Double? = nil,
+                        deadlineSeconds: Double? = nil) async -> AssetResult {
+        await guarded(name: filename, deadlineSeconds: deadlineSeconds) {
+            self.process(ProbedAsset(data: data, name: filename, modified: modified))
+        }
     }
 
     /// Runs `work` in a slot of the executor under a fresh `DecodeGuard` that the calling
     /// task's cancellation trips. A caller cancelled while waiting, or refused by a full
     /// queue, gets a result whose error says so (stage `read`: nothing was read).
-    private func guarded(name: String, _ work: @escaping @Sendable () -> AssetResult) async -> AssetResult {
-        let stop = DecodeGuard()
+    private func guarded(name: String, deadlineSeconds: Double? = nil,
+                         _ work: @escaping @Sendable () -> AssetResult) async -> AssetResult {
+        let stop = DecodeGuard(deadlineSeconds: deadlineSeconds)
         let outcome: Result<AssetResult, AssetExecutor.Refusal> = await withTaskCancellationHandler {
             do throws(AssetExecutor.Refusal) {
                 return .success(try await executor.run { stop.install { work() } })
