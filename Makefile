@@ -8,7 +8,7 @@ TEST_APT_PACKAGES := strace
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
-.PHONY: deps build release run test bench bench-deps conformance clean
+.PHONY: deps build release run test bench bench-deps conformance clean service-check
 
 # $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
 define apt_install
@@ -54,6 +54,12 @@ bench: bench-deps release
 # Opt-in: runs the toolkit over ../shared/corpus when it exists and reports what happened.
 conformance: release
 	Benchmarks/conformance.sh
+
+# schemathesis (PyPI, in a venv) against openapi.yaml on a loopback `journal-media serve`:
+# no 5xx, no status code, content type, body or header outside the spec.
+service-check: deps
+	$(call apt_install,python3-venv)
+	Benchmarks/service_check.sh
 
 clean:
 	rm -rf .build $(OUT)

@@ -76,7 +76,15 @@ struct ConvertCommand: AsyncParsableCommand {
         """, valueName: "file"))
     var timings: String?
 
+    @Option(name: .long, help: ArgumentHelp("""
+        Process only part I of N (0 ≤ I < N) of the work, split by a hash of each asset's         relative path (Live Photo pairs stay together), and write manifest.shard-I-of-N.json;         join the parts with `journal-media merge-manifests`. For a Kubernetes Indexed Job:         --shard $(JOB_COMPLETION_INDEX)/N; for a Slurm array: --shard $SLURM_ARRAY_TASK_ID/N.
+        """, valueName: "I/N"))
+    var shard: String?
+
     func validate() throws {
+        if let shard, BatchShard(parsing: shard) == nil {
+            throw ValidationError("--shard must be I/N with 0 ≤ I < N, e.g. 0/4")
+        }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
     }
@@ -89,6 +97,7 @@ struct ConvertCommand: AsyncParsableCommand {
             options: ProcessingOptions(renditions: renditions, maxPixels: maxPixels),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: force)
+        batch.shard = shard.flatMap(BatchShard.init(parsing:))
         let terminal = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         batch.onProgress = { terminal.update($0) }
         if let timings {
@@ -113,7 +122,7 @@ struct ConvertCommand: AsyncParsableCommand {
             let s = manifest.summary
             let line = "\(s.assets) assets: \(s.succeeded) succeeded, \(s.failed) failed, \(s.skipped) unchanged; "
                 + String(format: "%.2f s, %.1f assets/s", s.elapsedSeconds, s.assetsPerSecond)
-                + " → \(output)/\(Batch.manifestName)\n"
+                + " → \(output)/\(batch.shard?.manifestName ?? Batch.manifestName)\n"
             FileHandle.standardError.write(Data(line.utf8))
         }
         if manifest.summary.failed > 0 { throw ExitCode(ExitStatus.someAssetsFailed) }

@@ -47,5 +47,5 @@ struct JournalMediaCommand: AsyncParsableCommand {
             """,
         version: Version.libraries,
         subcommands: [ConvertCommand.self, InspectCommand.self, ColorCommand.self, LinkCommand.self, PushCommand.self,
-                      ServeCommand.self])
+                      ServeCommand.self, MergeManifestsCommand.self])
 }

@@ -169,7 +169,7 @@ import Testing
         var configuration = ServeConfiguration()
         configuration.maxConcurrentAssets = 1
         configuration.maxQueued = 0
-        configuration.deadlineSeconds = 5
+        configuration.deadlineSeconds = 120
         let png = Data(CancellationTests.bigPNG)
         try await Self.withServer(configuration) { base, _ in
             let url = base.appendingPathComponent("v1/assets")
@@ -191,7 +191,7 @@ import Testing
                                               headers: ["X-Filename": "big.png"])
             #expect(late.status == 504)
             #expect(late.json["reason"] as? String == "timeout")
-            #expect(Date().timeIntervalSince(start) < 3)
+            #expect(Date().timeIntervalSince(start) < 10)
         }
     }
 

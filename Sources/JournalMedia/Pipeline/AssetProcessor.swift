@@ -12,7 +12,7 @@ import JournalMediaVideo
 ///
 /// Sendable and stateless: call it from as many tasks as you want. Each async call waits for
 /// a slot of its `executor` (at most `maxConcurrentAssets` assets at once, the rest queued)
-/// and then runs on a Dispatch worker thread (libvips is blocking) with one libvips thread.
+/// and then runs on the executor's worker thread (libvips is blocking) with one libvips thread.
 /// Cost: one file read, one SHA-256, one header parse, one decode, a resize + encode per rendition.
 ///
 /// Cancellation: cancelling the task of an async call stops the work at the next stage

@@ -47,6 +47,10 @@ public struct Batch: Sendable {
     public var onProgress: (@Sendable (BatchProgress) -> Void)?
     /// Called once for each asset that failed.
     public var onFailure: (@Sendable (AssetError) -> Void)?
+    /// Only this part of the work units (`convert --shard I/N`); the manifest is then
+    /// `shard.manifestName`, and stray temporary files are left for an unsharded run to
+    /// remove (another shard may be writing beside this one).
+    public var shard: BatchShard?
     /// Called on the batch's task after each asset that was processed (not reused), with its
     /// manifest `source` and the seconds it spent in each stage.
     public var onTimings: (@Sendable (String, StageTimings) -> Void)?
@@ -78,8 +82,8 @@ public struct Batch: Sendable {
         if let problem = RenditionSpec.problem(in: options.renditions) { throw BatchError.invalidPreset(problem) }
         let planned = try InputScanner.scan(inputs: inputs, output: output)
         try prepareOutputFolder()
-        AtomicFile.removeLeftovers(in: output)
-        let manifestURL = output.appendingPathComponent(Batch.manifestName)
+        if shard == nil { AtomicFile.removeLeftovers(in: output) }
+        let manifestURL = output.appendingPathComponent(shard?.manifestName ?? Batch.manifestName)
 
         var previous: [String: ManifestEntry] = [:]
         if !force, let data = try? Data(contentsOf: manifestURL),
@@ -90,7 +94,8 @@ public struct Batch: Sendable {
         }
 
         let probes = await Batch.probe(planned, jobs: jobs)
-        let units = LivePhotoPairer.units(probes)
+        var units = LivePhotoPairer.units(probes)
+        if let shard { units = units.filter { shard.contains(probes[$0.primary].name) } }
         var entries: [ManifestEntry?] = units.map { previous[probes[$0.primary].name] }
         var progress = BatchProgress(done: 0, total: units.count, failed: 0, skipped: 0, elapsedSeconds: 0)
         var lastCheckpoint = Date()
