@@ -76,6 +76,7 @@ package enum RenditionRenderer {
     /// JPEG Huffman optimisation, chroma subsampling, progressive; PNG compression; AVIF effort).
     private static func encode(_ image: VipsImageHandle, format: RenditionFormat,
                                spec: RenditionSpec, quality: Int) throws(VipsError) -> [UInt8] {
+        try VipsInterrupt.watch(image)
         let save: VipsOperationCall
         switch format {
         case .webp:

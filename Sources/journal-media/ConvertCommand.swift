@@ -151,7 +151,18 @@ struct ConvertCommand: AsyncParsableCommand {
         """, valueName: "file"))
     var timings: String?
 
+    @Option(name: .long, help: ArgumentHelp("""
+        Process only part I of N (0 ≤ I < N) of the work, split by a hash of each asset's \
+        relative path (Live Photo pairs stay together), and write manifest.shard-I-of-N.json; \
+        join the parts with `journal-media merge-manifests`. For a Kubernetes Indexed Job: \
+        --shard $(JOB_COMPLETION_INDEX)/N; for a Slurm array: --shard $SLURM_ARRAY_TASK_ID/N.
+        """, valueName: "I/N"))
+    var shard: String?
+
     func validate() throws {
+        if let shard, BatchShard(parsing: shard) == nil {
+            throw ValidationError("--shard must be I/N with 0 ≤ I < N, e.g. 0/4")
+        }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
         if maxBytes < 1 { throw ValidationError("--max-bytes must be at least 1") }
@@ -207,6 +218,7 @@ struct ConvertCommand: AsyncParsableCommand {
         batch.onLockWait = {
             StandardError.writeLine("journal-media: waiting for the other run writing into \(outputPath) to finish")
         }
+        batch.shard = shard.flatMap(BatchShard.init(parsing:))
         let terminal = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         batch.onProgress = { terminal.update($0) }
         if let timings {
@@ -241,7 +253,7 @@ struct ConvertCommand: AsyncParsableCommand {
             let line = "\(stopped)\(Plural.count(s.assets, "asset")): \(s.succeeded) succeeded, \(s.failed) failed, "
                 + "\(s.skipped) unchanged\(ignored)\(removed); "
                 + String(format: "%.2f s, %.1f assets/s", s.elapsedSeconds, s.assetsPerSecond)
-                + " → \(output)/\(Batch.manifestName)"
+                + " → \(output)/\(batch.shard?.manifestName ?? Batch.manifestName)"
             StandardError.writeLine(line)
         }
         if stop.isRequested { throw ExitCode(ExitStatus.interrupted) }
