@@ -7,7 +7,9 @@ import JournalMediaCore
 /// three supporting lines, chips ("+N" for those that do not fit) and a footnote. It
 /// decides nothing about content; `CardSpecBuilder` did that.
 ///
-/// Runs on the caller's thread (one libvips thread), once per appearance. Costs a few
+/// Runs on the caller's thread (one libvips thread), once per appearance; safe to call from
+/// several threads at once (Pango measurement is serialised, libvips' `text` has its own
+/// lock, the output is the same as drawn alone). Costs a few
 /// Pango layouts per text, one libvips `text` rasterisation per text drawn, one SVG
 /// rasterisation per vector element, and one pass over the canvas' pixels to compose;
 /// input sizes (a 1 MB headline, 10,000 chips, a million route points) are bounded before
