@@ -1,45 +1,55 @@
-"""Word accuracy of tesseract's reading of the rendered cards (see card_ocr.sh).
+"""Word accuracy of rendered cards under OCR (see card-ocr.sh). For every card item of
+every bundle in the folder, runs `tesseract <fallback.png> - -l eng+deu` on the light and the
+dark card and counts how many of the expected Latin-script words it finds (case-folded,
+punctuation stripped). Prints a line per card and the totals."""
+import json, os, re, subprocess, sys, unicodedata
 
-A word counts as read when the OCR text contains it (case-folded, surrounding punctuation
-stripped). Words are what the card drew: the lines of NAME.txt; OCR output is NAME.ocr.txt.
-"""
-import pathlib
-import re
-import sys
-import unicodedata
-
-folder = pathlib.Path(sys.argv[1])
+root = sys.argv[1]
+latin = re.compile(r"^[0-9A-Za-z\u00C0-\u024F]+$")
 
 
 def words(text):
-    # An en or em dash and a hyphen look alike; OCR writing one for the other is not a misread.
-    text = text.replace("\u2013", "-").replace("\u2014", "-")
-    out = []
-    for token in re.split(r"\s+", text):
-        token = token.strip(".,;:!?()[]{}\"'“”„‘’·—–-…").casefold()
-        if token:
-            out.append(unicodedata.normalize("NFC", token))
-    return out
+    result = []
+    for raw in re.split(r"[\s·–/]+", text):
+        word = unicodedata.normalize("NFC", raw.strip(".,:;!?\"'()…“”„‚‘’&+")).casefold()
+        if len(word) >= 2 and latin.match(word):
+            result.append(word)
+    return result
 
 
-def latin(text):
-    letters = [c for c in text if c.isalpha()]
-    return all("LATIN" in unicodedata.name(c, "") for c in letters)
+def ocr(path):
+    run = subprocess.run(["tesseract", path, "-", "-l", "eng+deu", "--psm", "3"], capture_output=True, text=True)
+    return set(words(run.stdout))
 
 
 total = found = 0
-for expected_file in sorted(folder.glob("*.txt")):
-    if expected_file.name.endswith(".ocr.txt"):
-        continue
-    ocr_file = expected_file.with_name(expected_file.stem + ".ocr.txt")
-    expected = words(expected_file.read_text())
-    read = set(words(ocr_file.read_text())) if ocr_file.exists() else set()
-    if not latin(expected_file.read_text()):
-        print(f"{expected_file.stem}: not Latin script, not scored")
-        continue
-    hits = sum(1 for word in expected if word in read)
-    total += len(expected)
-    found += hits
-    missed = [word for word in expected if word not in read]
-    print(f"{expected_file.stem}: {hits}/{len(expected)} words" + (f" (missed: {' '.join(missed)})" if missed else ""))
-print(f"overall: {found}/{total} words read = {100 * found / max(1, total):.1f} %")
+per_language = {}
+for bundle in sorted(os.listdir(root)):
+    folder = os.path.join(root, bundle)
+    summary = json.load(open(os.path.join(folder, "suggestion.json"), encoding="utf-8"))
+    language = summary["locale"].split("_")[0]
+    for item in summary["items"]:
+        if item["output"] != "card":
+            continue
+        texts = [item["headline"] or "", *item["lines"], *item["chips"], item["footnote"] or "", item["badge"] or ""]
+        expected = [w for t in texts for w in words(t)]
+        if not expected:
+            continue
+        for appearance, role in (("light", "fallback"), ("dark", "fallbackDark")):
+            rendition = next((r for r in item["renditions"] if r["role"] == role), None)
+            if rendition is None:
+                continue
+            seen = ocr(os.path.join(folder, rendition["path"]))
+            hits = sum(1 for w in expected if w in seen)
+            total += len(expected)
+            found += hits
+            stats = per_language.setdefault(language, [0, 0])
+            stats[0] += hits
+            stats[1] += len(expected)
+            missed = [w for w in expected if w not in seen]
+            print(f"{bundle} {item['id']:>5} {item['type']:<14} {appearance:<5} {hits}/{len(expected)}"
+                  + (f"  missed: {' '.join(missed[:8])}" if missed else ""))
+print()
+for language, (hits, count) in sorted(per_language.items()):
+    print(f"bundles in {language}: {hits}/{count} words = {100 * hits / max(count, 1):.1f} %")
+print(f"word accuracy (Latin-script words, light and dark cards): {found}/{total} = {100 * found / max(total, 1):.1f} %")

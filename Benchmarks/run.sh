@@ -5,6 +5,7 @@
 #   card-bench                rendered cards: light + dark pairs, PNG fallback + WebP thumbnail
 #   Benchmarks/dates.sh       inspect (capture dates) vs ExifTool
 #   Benchmarks/posters.sh     video posters vs the ffmpeg CLI and ffmpegthumbnailer
+#   Benchmarks/bundle-bench.sh  a whole suggestion bundle (media + cards), --jobs 1 and 2
 # Environment: RUNS (default 3) repetitions per tool, best kept. With WRITE_RESULTS=1 the
 # tables are also written to Benchmarks/RESULTS.md with the date and command.
 set -euo pipefail
@@ -32,6 +33,8 @@ echo
 RUNS=$runs OUTPUT="$bench/dates-table.md" Benchmarks/dates.sh
 echo
 RUNS=$runs OUTPUT="$bench/posters-table.md" Benchmarks/posters.sh
+echo
+RUNS=$runs OUTPUT="$bench/bundle-table.md" Benchmarks/bundle-bench.sh
 
 if [ "${WRITE_RESULTS:-0}" = 1 ]; then
   {

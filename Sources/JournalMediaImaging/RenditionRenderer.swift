@@ -55,7 +55,7 @@ package enum RenditionRenderer {
     }
 
     /// One encode to memory with the spec's settings for its format (quality; WebP effort;
-    /// JPEG Huffman optimisation, chroma subsampling, progressive; PNG compression).
+    /// JPEG Huffman optimisation, chroma subsampling, progressive; PNG compression; AVIF effort).
     private static func encode(_ image: VipsImageHandle, format: RenditionFormat,
                                spec: RenditionSpec) throws(VipsError) -> [UInt8] {
         let save: VipsOperationCall
@@ -76,6 +76,12 @@ package enum RenditionRenderer {
             save = try VipsOperationCall("pngsave_buffer")
             try save.set("in", .image(image))
             if let compression = spec.compression { try save.set("compression", .int(compression)) }
+        case .avif:
+            save = try VipsOperationCall("heifsave_buffer")
+            try save.set("in", .image(image))
+            try save.set("compression", .nick("av1"))
+            try save.set("Q", .int(spec.quality))
+            if let effort = spec.effort { try save.set("effort", .int(effort)) }
         }
         try save.set("strip", .bool(true))
         try save.build()

@@ -1,6 +1,8 @@
 /// An output file format for a rendition.
 public enum RenditionFormat: String, Codable, Sendable, Hashable, CaseIterable {
-    case webp, jpeg, png
+    /// AVIF is written by libheif's AV1 encoder (libaom in Debian's build) through libvips'
+    /// `heifsave`: the smallest files, and the slowest encode of the four.
+    case webp, jpeg, png, avif
 
     /// The file extension used for output paths.
     public var fileExtension: String {
@@ -8,6 +10,7 @@ public enum RenditionFormat: String, Codable, Sendable, Hashable, CaseIterable {
         case .webp: "webp"
         case .jpeg: "jpg"
         case .png: "png"
+        case .avif: "avif"
         }
     }
 
@@ -20,6 +23,7 @@ public enum RenditionFormat: String, Codable, Sendable, Hashable, CaseIterable {
         case .webp: 80
         case .jpeg: 85
         case .png: 100
+        case .avif: 50
         }
     }
 }
@@ -59,7 +63,7 @@ public struct RenditionSpec: Codable, Sendable, Hashable {
     public var fit: RenditionFit
     /// Encoder quality 1–100 (WebP and JPEG).
     public var quality: Int
-    /// WebP: encoder effort 0 (fastest) – 6 (smallest); nil: libvips' default, 4.
+    /// WebP: encoder effort 0 (fastest) – 6 (smallest); AVIF: 0 – 9; nil: libvips' default, 4.
     public var effort: Int?
     /// JPEG: chroma subsampling; nil: 4:2:0 (`on`).
     public var chromaSubsampling: ChromaSubsampling?

@@ -68,13 +68,13 @@ enum StillDecoding {
         }
         let upscale = format.isVector
         let box = plan.box(width: header.displayWidth, height: header.displayHeight, upscale: upscale)
-        let gated = WholeImageDecodeGate.applies(to: header)
-        if gated { WholeImageDecodeGate.enter() }
+        let wholeImage = WholeImageDecodeGate.isWholeImage(header)
+        WholeImageDecodeGate.enter(exclusive: wholeImage)
         let deadline = VipsDeadline(seconds: plan.timeoutSeconds)
         let timedOut = fail(.decode, .timeout, "decoding the \(format.rawValue.uppercased()) took longer than the "
                             + "\(deadline.limitText) s limit (--timeout)")
         let outcome = DeadlineThread.run(deadline: deadline) { () -> Result<DecodedImage, VipsError> in
-            defer { if gated { WholeImageDecodeGate.leave() } }
+            defer { WholeImageDecodeGate.leave(exclusive: wholeImage) }
             return bytes.withUnsafeBytes { raw in
                 Result { () throws(VipsError) in
                     try pixels(raw, header: header, box: box, upscale: upscale, deadline: deadline)
