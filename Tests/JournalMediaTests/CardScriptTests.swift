@@ -65,6 +65,12 @@ import Testing
             #expect(pixels.count(in: band(right - 60, 60), differingFrom: background) > 100)
             #expect(pixels.count(in: band(0, 300), differingFrom: background) == 0)
         }
+        // A small hero and a badge follow the text to the right.
+        let withHero = try CardPixels(CardRenderer.render(
+            CardSamples.spec(headline: "שלום", badge: "עבודה", hero: .glyph(.pin)), images: [:]))
+        let accent = CardSamples.rgb(CardSamples.accent)
+        #expect(withHero.count(in: band(0, 300), equalTo: accent) == 0)
+        #expect(withHero.count(in: band(300, 300), equalTo: accent) > 300)
         // And a left-to-right word the other way round.
         let latin = try CardPixels(CardRenderer.render(CardSamples.spec(headline: "Hello"), images: [:]))
         #expect(latin.count(in: band(300, 300), differingFrom: background) == 0)
