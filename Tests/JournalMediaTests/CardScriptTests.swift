@@ -30,6 +30,22 @@ import Testing
         #expect(pixels.count(differingFrom: CardSamples.rgb(CardSamples.background)) > 3000)
     }
 
+    @Test func hanIsSetInTheTextsRegionalForm() throws {
+        #expect(CardTextFitter.families(for: "今天是什么让你微笑").hasSuffix("CJK SC"))
+        #expect(CardTextFitter.families(for: "今日はどんなことで").hasSuffix("CJK JP"))
+        #expect(CardTextFitter.families(for: "오늘 무엇이 今日").hasSuffix("CJK KR"))
+        #expect(CardTextFitter.families(for: "Morning run").hasSuffix("CJK JP"))
+        // 直 has a different form in Japanese and Chinese fonts: the two cards differ.
+        let chinese = try CardPixels(CardRenderer.render(CardSamples.spec(headline: "直"), images: [:]))
+        let japanese = try CardPixels(CardRenderer.render(CardSamples.spec(headline: "直あ"), images: [:]))
+        let background = CardSamples.rgb(CardSamples.background)
+        let firstGlyph = CardBox(x: 40, y: 0, width: 130, height: 750)
+        #expect(chinese.count(in: firstGlyph, differingFrom: background) > 500)
+        var differing = 0
+        for y in 0..<750 { for x in 40..<170 where chinese.pixel(x, y) != japanese.pixel(x, y) { differing += 1 } }
+        #expect(differing > 100)
+    }
+
     @Test func characterWithoutAnyFontIsCounted() throws {
         // U+0378 is unassigned; no font has it, so Pango draws a box and counts it.
         let card = try CardRenderer.render(CardSamples.spec(headline: "A\u{0378}B\u{0378}"), images: [:])
@@ -49,6 +65,12 @@ import Testing
             #expect(pixels.count(in: band(right - 60, 60), differingFrom: background) > 100)
             #expect(pixels.count(in: band(0, 300), differingFrom: background) == 0)
         }
+        // A small hero and a badge follow the text to the right.
+        let withHero = try CardPixels(CardRenderer.render(
+            CardSamples.spec(headline: "שלום", badge: "עבודה", hero: .glyph(.pin)), images: [:]))
+        let accent = CardSamples.rgb(CardSamples.accent)
+        #expect(withHero.count(in: band(0, 300), equalTo: accent) == 0)
+        #expect(withHero.count(in: band(300, 300), equalTo: accent) > 300)
         // And a left-to-right word the other way round.
         let latin = try CardPixels(CardRenderer.render(CardSamples.spec(headline: "Hello"), images: [:]))
         #expect(latin.count(in: band(300, 300), differingFrom: background) == 0)

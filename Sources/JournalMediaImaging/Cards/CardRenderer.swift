@@ -7,7 +7,9 @@ import JournalMediaCore
 /// three supporting lines, chips ("+N" for those that do not fit) and a footnote. It
 /// decides nothing about content; `CardSpecBuilder` did that.
 ///
-/// Runs on the caller's thread (one libvips thread), once per appearance. Costs a few
+/// Runs on the caller's thread (one libvips thread), once per appearance; safe to call from
+/// several threads at once (Pango measurement is serialised, libvips' `text` has its own
+/// lock, the output is the same as drawn alone). Costs a few
 /// Pango layouts per text, one libvips `text` rasterisation per text drawn, one SVG
 /// rasterisation per vector element, and one pass over the canvas' pixels to compose;
 /// input sizes (a 1 MB headline, 10,000 chips, a million route points) are bounded before
@@ -73,6 +75,8 @@ struct CardDrawing {
     var warnings: [String] = []
     /// Where the text block starts (below the hero).
     var textTop: Int
+    /// The headline reads right to left: the small hero and the badge go to the right.
+    var rightToLeft: Bool { CardTextDirection.isRightToLeft(spec.headline) }
 
     init(spec: CardSpec) throws(CardRenderError) {
         self.spec = spec
@@ -93,7 +97,8 @@ struct CardDrawing {
         }
         let box = large
             ? CardBox(x: m.margin, y: m.margin, width: m.contentWidth, height: m.largeHeroHeight)
-            : CardBox(x: m.margin, y: m.margin, width: m.smallHeroSide, height: m.smallHeroSide)
+            : CardBox(x: rightToLeft ? m.width - m.margin - m.smallHeroSide : m.margin, y: m.margin,
+                      width: m.smallHeroSide, height: m.smallHeroSide)
         var painter = CardHeroPainter(spec: spec, metrics: m, canvas: canvas, colors: colors)
         do throws(VipsError) {
             try painter.draw(hero, in: box, images: images)
@@ -221,12 +226,15 @@ struct CardDrawing {
         case .centred: y = max(textTop, textTop + (bottom - textTop - block) / 2)
         }
         if let badge {
+            // A right-to-left card starts at the right: the badge sits there too.
+            let badgeWidth = badge.measurement.logical.width + 4 * badgePadding
+            let badgeX = rightToLeft ? m.margin + width - badgeWidth : m.margin
             do throws(VipsError) {
-                try drawBadgeFrame(badge, x: m.margin, y: y, padding: badgePadding)
+                try drawBadgeFrame(badge, x: badgeX, y: y, padding: badgePadding)
             } catch {
                 throw .drawing(stage: "badge", message: error.message)
             }
-            try draw(badge, x: m.margin + 2 * badgePadding, y: y + badgePadding, ownWidth: true,
+            try draw(badge, x: badgeX + 2 * badgePadding, y: y + badgePadding, ownWidth: true,
                      stage: "badge")
             y += badgeBlock
         }

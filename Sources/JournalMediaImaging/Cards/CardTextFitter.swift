@@ -49,10 +49,25 @@ enum CardTextFitter {
     /// Arabic, Hebrew, Devanagari, Thai, … from fonts-noto-core; Noto Color Emoji), so the
     /// same installed fonts always give the same glyphs. The emoji font is deliberately not
     /// listed: it has digit glyphs, and Pango would then set numbers in it.
-    static let families = "Noto Sans,Noto Sans CJK JP"
+    ///
+    /// Han characters have regional forms, so the CJK family follows the text: kana means
+    /// Japanese, Hangul Korean, Han without either Simplified Chinese (a card has no locale
+    /// to tell Traditional Chinese apart).
+    static func families(for text: String) -> String {
+        var han = false
+        for scalar in text.unicodeScalars.prefix(2048) {
+            switch scalar.value {
+            case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9F: return "Noto Sans,Noto Sans CJK JP"
+            case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF: return "Noto Sans,Noto Sans CJK KR"
+            case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3FFFF: han = true
+            default: break
+            }
+        }
+        return han ? "Noto Sans,Noto Sans CJK SC" : "Noto Sans,Noto Sans CJK JP"
+    }
 
-    static func fontDescription(_ weight: CardTextStyle.Weight, size: Double) -> String {
-        "\(families) \(weight.rawValue) \(Int(size.rounded()))px"
+    static func fontDescription(_ weight: CardTextStyle.Weight, size: Double, text: String) -> String {
+        "\(families(for: text)) \(weight.rawValue) \(Int(size.rounded()))px"
     }
 
     /// The markup for `text` in `color`: Pango markup with the text escaped, so a prompt
@@ -123,7 +138,7 @@ enum CardTextFitter {
         let cappedAway = source.count > bound || head.count > bound * 2
         var size = style.size
         while true {
-            let font = fontDescription(style.weight, size: size)
+            let font = fontDescription(style.weight, size: size, text: capped)
             let markup = markup(capped, color: style.color)
             guard let measurement = PangoTextMeasure.measure(markup: markup, font: font, width: style.width) else {
                 return nil
@@ -148,7 +163,7 @@ enum CardTextFitter {
     /// search over the character count (a longer prefix never takes fewer lines).
     private static func cut(_ text: String, style: CardTextStyle, size: Double) -> FittedText? {
         let characters = Array(text)
-        let font = fontDescription(style.weight, size: size)
+        let font = fontDescription(style.weight, size: size, text: text)
         func attempt(_ count: Int) -> FittedText? {
             var prefix = String(characters[0..<count])
             while let last = prefix.last, last.isWhitespace { prefix.removeLast() }
