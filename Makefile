@@ -6,14 +6,15 @@ APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-
 # Fonts the card renderer draws with (Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari, Thai: noto-core;
 # Chinese, Japanese, Korean: noto-cjk; emoji: noto-color-emoji). Cards count missing glyphs against these.
 FONT_PACKAGES := fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
-# Tools the test suite runs: strace (ArchitectureTests counts each input's openat).
-TEST_APT_PACKAGES := strace
+# Tools the test suite runs: strace (ArchitectureTests counts each input's openat); ffmpeg (ffprobe
+# reads the notification movies back, ffmpeg makes a 4K test video and the rotation oracle).
+TEST_APT_PACKAGES := strace ffmpeg
 # OCR for `make card-ocr` (legibility of the rendered cards).
 OCR_APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
-.PHONY: deps build release run test bench bench-deps conformance schema-check fuzz asan card-pictures card-ocr dist deb deb-check install uninstall clean
+.PHONY: deps build release run test bench bench-deps conformance schema-check fuzz asan card-pictures card-ocr dist deb deb-check install uninstall service-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
 define apt_install
@@ -128,6 +129,12 @@ uninstall:
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_journal-media \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/journal-media.fish
 	rm -rf $(DESTDIR)$(PREFIX)/share/journal-media
+
+# schemathesis (PyPI, in a venv) against openapi.yaml on a loopback `journal-media serve`:
+# no 5xx, no status code, content type, body or header outside the spec.
+service-check: deps
+	$(call apt_install,python3-venv)
+	Benchmarks/service_check.sh
 
 clean:
 	rm -rf .build .build-fuzz .build-asan .build-dist dist $(OUT)

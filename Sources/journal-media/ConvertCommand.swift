@@ -95,6 +95,25 @@ struct ConvertCommand: AsyncParsableCommand {
         """))
     var prune = true
 
+    @Flag(name: .long, help: ArgumentHelp("""
+        Also make notification attachments (role "notification", within Apple's \
+        UNNotificationAttachment limits): JPEG fitting 1024×1024 (PNG when transparent) under \
+        10 MB; an MP4 (H.264) for movies and Live Photos under 50 MB. Each is listed with its \
+        UTI, thumbnail clipping rectangle and (movies) thumbnail time in the manifest.
+        """))
+    var notification = false
+
+    @Option(name: .long, help: ArgumentHelp("""
+        Notification movies longer than fits in 50 MB are cut to their first this many seconds.
+        """, valueName: "seconds"))
+    var notificationClipSeconds: Double = Defaults.notificationClipSeconds
+
+    @Flag(name: .long, help: ArgumentHelp("""
+        With --notification, also make audio files' sound an attachment: M4A (AAC) under 5 MB, \
+        cut to --notification-clip-seconds when longer.
+        """))
+    var notificationAudio = false
+
     @Option(name: .long, help: "Refuse images larger than this many pixels, read from the header before decoding.")
     var maxPixels: Int = Defaults.maxPixels
 
@@ -132,7 +151,18 @@ struct ConvertCommand: AsyncParsableCommand {
         """, valueName: "file"))
     var timings: String?
 
+    @Option(name: .long, help: ArgumentHelp("""
+        Process only part I of N (0 ≤ I < N) of the work, split by a hash of each asset's \
+        relative path (Live Photo pairs stay together), and write manifest.shard-I-of-N.json; \
+        join the parts with `journal-media merge-manifests`. For a Kubernetes Indexed Job: \
+        --shard $(JOB_COMPLETION_INDEX)/N; for a Slurm array: --shard $SLURM_ARRAY_TASK_ID/N.
+        """, valueName: "I/N"))
+    var shard: String?
+
     func validate() throws {
+        if let shard, BatchShard(parsing: shard) == nil {
+            throw ValidationError("--shard must be I/N with 0 ≤ I < N, e.g. 0/4")
+        }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
         if maxBytes < 1 { throw ValidationError("--max-bytes must be at least 1") }
@@ -143,19 +173,27 @@ struct ConvertCommand: AsyncParsableCommand {
         if let size, !(1...Defaults.maxRenditionSide).contains(size) {
             throw ValidationError("--size must be 1–\(Defaults.maxRenditionSide)")
         }
-        if let format, RenditionFormat(rawValue: format) == nil {
-            throw ValidationError("--format \(format): accepted: " + RenditionFormat.allCases.map(\.rawValue).joined(separator: ", "))
+        if let format, !RenditionFormat.stillFormats.contains(where: { $0.rawValue == format }) {
+            throw ValidationError("--format \(format): accepted: " + RenditionFormat.stillFormats.map(\.rawValue).joined(separator: ", "))
         }
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1–100") }
+        if !(notificationClipSeconds >= 1 && notificationClipSeconds <= 600) {
+            throw ValidationError("--notification-clip-seconds must be 1–600")
+        }
+        if notificationAudio && !notification { throw ValidationError("--notification-audio needs --notification") }
     }
 
     func run() async throws {
-        let renditions = try loadPreset()
+        var renditions = try loadPreset()
+        if notification && !renditions.contains(where: \.isNotification) {
+            renditions.append(Defaults.notificationRendition)
+        }
         var batch = Batch(
             inputs: inputs.map { URL(fileURLWithPath: $0) },
             output: URL(fileURLWithPath: output),
             options: ProcessingOptions(renditions: renditions, maxPixels: maxPixels, maxBytes: maxBytes,
-                                       timeoutSeconds: timeout),
+                                       timeoutSeconds: timeout, notificationClipSeconds: notificationClipSeconds,
+                                       notificationAudio: notificationAudio),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: force)
         batch.waitForLock = wait
@@ -180,6 +218,7 @@ struct ConvertCommand: AsyncParsableCommand {
         batch.onLockWait = {
             StandardError.writeLine("journal-media: waiting for the other run writing into \(outputPath) to finish")
         }
+        batch.shard = shard.flatMap(BatchShard.init(parsing:))
         let terminal = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         batch.onProgress = { terminal.update($0) }
         if let timings {
@@ -214,7 +253,7 @@ struct ConvertCommand: AsyncParsableCommand {
             let line = "\(stopped)\(Plural.count(s.assets, "asset")): \(s.succeeded) succeeded, \(s.failed) failed, "
                 + "\(s.skipped) unchanged\(ignored)\(removed); "
                 + String(format: "%.2f s, %.1f assets/s", s.elapsedSeconds, s.assetsPerSecond)
-                + " → \(output)/\(Batch.manifestName)"
+                + " → \(output)/\(batch.shard?.manifestName ?? Batch.manifestName)"
             StandardError.writeLine(line)
         }
         if stop.isRequested { throw ExitCode(ExitStatus.interrupted) }

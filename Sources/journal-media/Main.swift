@@ -62,5 +62,6 @@ struct JournalMediaCommand: AsyncParsableCommand {
             failures that are not an asset's, 130 when interrupted (see convert --help).
             """,
         version: Version.libraries,
-        subcommands: [ConvertCommand.self, SuggestionCommand.self, InspectCommand.self, ColorCommand.self, LinkCommand.self, PushCommand.self])
+        subcommands: [ConvertCommand.self, SuggestionCommand.self, InspectCommand.self, ColorCommand.self, LinkCommand.self,
+                      PushCommand.self, ServeCommand.self, MergeManifestsCommand.self])
 }

@@ -49,6 +49,11 @@ public final class BatchStopRequest: Sendable {
 /// time with `AssetProcessor`, writes every rendition atomically, appends each finished
 /// entry to a journal beside the manifest (`ManifestJournal`) so a killed run resumes where
 /// it stopped, and writes the final manifest once at the end. One asset's failure is recorded in its entry and never stops the batch.
+///
+/// `stopRequest` stops it gracefully (no further asset starts, those in flight finish).
+/// Cancelling the task running `run()` also starts no further asset but stops the ones in
+/// flight (as `AssetProcessor` does), writes the manifest of the assets finished so far (a
+/// re-run resumes from it) and throws `BatchError.cancelled`.
 public struct Batch: Sendable {
     public var inputs: [URL]
     public var output: URL
@@ -83,6 +88,10 @@ public struct Batch: Sendable {
     public var onProgress: (@Sendable (BatchProgress) -> Void)?
     /// Called once for each asset that failed.
     public var onFailure: (@Sendable (AssetError) -> Void)?
+    /// Only this part of the work units (`convert --shard I/N`); the manifest is then
+    /// `shard.manifestName`, and stray temporary files are left for an unsharded run to
+    /// remove (another shard may be writing beside this one).
+    public var shard: BatchShard?
     /// Called on the batch's task after each asset that was processed (not reused), with its
     /// manifest `source` and the seconds it spent in each stage.
     public var onTimings: (@Sendable (String, StageTimings) -> Void)?
@@ -130,13 +139,17 @@ public struct Batch: Sendable {
         let scan = try InputScanner.scanReporting(inputs: inputs, output: output, followSymlinks: followSymlinks)
         let planned = scan.planned
         try prepareOutputFolder()
-        // One writer per output folder, held until the manifest is written; checked writable
-        // before any input is probed or decoded.
-        let lock = try await OutputFolderLock.acquire(in: output, wait: waitForLock, onWait: onLockWait)
+        // One writer per output folder (per shard), held until the manifest is written;
+        // checked writable before any input is probed or decoded.
+        let lock = try await OutputFolderLock.acquire(in: output, name: shard?.lockName ?? OutputFolderLock.fileName,
+                                                      wait: waitForLock, onWait: onLockWait)
         defer { withExtendedLifetime(lock) {} }
         try OutputFolderCheck.verifyWritable(output)
-        AtomicFile.removeLeftovers(in: output)
-        let manifestURL = output.appendingPathComponent(Batch.manifestName)
+        // Leftover temporary files are swept only by an unsharded run: a shard cannot tell
+        // another shard's file in progress from a leftover.
+        if shard == nil { AtomicFile.removeLeftovers(in: output) }
+        let manifestURL = output.appendingPathComponent(shard?.manifestName ?? Batch.manifestName)
+        let journalName = shard?.journalName ?? ManifestJournal.fileName
 
         var previous: [String: ManifestEntry] = [:]
         // Every rendition an earlier run wrote and listed, whatever its preset: what `prune` may remove.
@@ -149,14 +162,15 @@ public struct Batch: Sendable {
             }
         }
         // Entries an interrupted run finished after its last manifest: later lines win.
-        let replayed = force ? nil : ManifestJournal.replay(in: output, preset: options.renditions)
+        let replayed = force ? nil : ManifestJournal.replay(in: output, name: journalName, preset: options.renditions)
         for entry in replayed ?? [] { previous[entry.source] = entry }
         for entry in replayed ?? [] { earlierRenditions.formUnion(entry.renditions.compactMap(\.path)) }
         let journal: ManifestJournal
         do {
-            journal = try ManifestJournal.open(in: output, preset: options.renditions, continuing: replayed != nil)
+            journal = try ManifestJournal.open(in: output, name: journalName, preset: options.renditions,
+                                               continuing: replayed != nil)
         } catch {
-            throw BatchError.cannotWriteManifest(output.appendingPathComponent(ManifestJournal.fileName).path,
+            throw BatchError.cannotWriteManifest(output.appendingPathComponent(journalName).path,
                                                  reason: "\(error)")
         }
 
@@ -167,7 +181,9 @@ public struct Batch: Sendable {
         var probes: [ProbedAsset?]
         do {
             let all = await Batch.probe(planned, jobs: jobs)
-            units = LivePhotoPairer.units(all)
+            var mine = LivePhotoPairer.units(all)
+            if let shard { mine = mine.filter { shard.contains(all[$0.primary].name) } }
+            units = mine
             entries = units.map { previous[all[$0.primary].name] }
             probes = all
         }
@@ -176,17 +192,21 @@ public struct Batch: Sendable {
         let processor = AssetProcessor(options: options)
         let output = self.output
 
-        await withTaskGroup(of: (Int, UnitOutcome).self) { group in
+        // Cancelling the batch's task trips one guard shared by every unit: no unit starts
+        // after it, and the units in flight stop at their next check.
+        let stop = DecodeGuard()
+        await withTaskCancellationHandler {
+          await withTaskGroup(of: (Int, UnitOutcome).self) { group in
             var next = 0
             let stopRequest = self.stopRequest
             func launch() {
-                guard next < units.count, stopRequest?.isRequested != true else { return }
+                guard next < units.count, stopRequest?.isRequested != true, !stop.isCancelled else { return }
                 let index = next, unit = units[index], earlier = entries[index]
                 next += 1
                 guard let work = Batch.Work(unit: unit, taking: &probes) else { return launch() }
                 group.addTask {
                     let outcome = await BlockingWork.run {
-                        Batch.convert(work, earlier: earlier, processor: processor, output: output)
+                        stop.install { Batch.convert(work, earlier: earlier, processor: processor, output: output) }
                     }
                     return (index, outcome)
                 }
@@ -194,6 +214,10 @@ public struct Batch: Sendable {
             for _ in 0..<jobs { launch() }
             while let (index, outcome) = await group.next() {
                 let entry = outcome.entry
+                if entry.error?.reason == .cancelled {
+                    // Not the file's fault: its slot keeps what the earlier manifest said, if anything.
+                    continue
+                }
                 entries[index] = entry
                 progress.done += 1
                 if outcome.skipped {
@@ -211,6 +235,9 @@ public struct Batch: Sendable {
                 onProgress?(progress)
                 launch()
             }
+          }
+        } onCancel: {
+            stop.cancel()
         }
 
         progress.elapsedSeconds = Date().timeIntervalSince(start)
@@ -218,7 +245,7 @@ public struct Batch: Sendable {
         do {
             // Compaction: the whole manifest once, streamed entry by entry from the batch's
             // own list (no second copy of the entries); then the journal goes.
-            try AtomicFile.write(to: Batch.manifestName, under: output) { sink in
+            try AtomicFile.write(to: manifestURL.lastPathComponent, under: output) { sink in
                 try Manifest.encode(outline: outline, assets: entries.lazy.compactMap { $0 }) { piece in
                     try sink.write(piece)
                 }
@@ -227,6 +254,7 @@ public struct Batch: Sendable {
             throw BatchError.cannotWriteManifest(manifestURL.path, reason: "\(error)")
         }
         journal.remove()
+        if stop.isCancelled { throw BatchError.cancelled(done: progress.done, total: units.count) }
         if prune, stopRequest?.isRequested != true {
             var kept = Set<String>()
             for entry in entries { if let entry { kept.formUnion(entry.renditions.compactMap(\.path)) } }

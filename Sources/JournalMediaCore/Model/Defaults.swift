@@ -9,6 +9,21 @@ public enum Defaults {
         RenditionSpec(role: "fallback", format: .jpeg, formatWhenTransparent: .png, width: 1600, quality: 85),
     ]
 
+    /// The notification attachment (`--notification`, or a preset spec with role
+    /// `notification`; off by default): JPEG q85 fitting 1024×1024, PNG when the source has
+    /// real transparency, always under Apple's 10 MB image limit (quality lowered, then size).
+    /// Movies and Live Photos also get an MP4 (`notificationVideoMaxSide`,
+    /// `notificationClipSeconds`), animations a GIF, audio its cover (and a clip on request).
+    public static let notificationRendition = RenditionSpec(
+        role: RenditionSpec.notificationRole, format: .jpeg, formatWhenTransparent: .png, width: 1024, quality: 85)
+
+    /// Longest side of a notification movie (MP4, H.264), in pixels.
+    public static let notificationVideoMaxSide = 1280
+
+    /// A video too long for a whole-video attachment at the sensible bitrate is cut to its
+    /// first this many seconds.
+    public static let notificationClipSeconds: Double = 15
+
     /// Largest source accepted, in pixels (width × height from the header, checked before decoding).
     public static let maxPixels = 100_000_000
 
