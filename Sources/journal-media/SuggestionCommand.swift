@@ -99,15 +99,15 @@ struct SuggestionCommand: ParsableCommand {
             do {
                 read.append((URL(fileURLWithPath: path), try SuggestionBundleReader.read(contentsOf: URL(fileURLWithPath: path))))
             } catch {
-                FileHandle.standardError.write(Data("journal-media: error: \(path): bundle: \(error)\n".utf8))
+                StandardError.writeLine("journal-media: error: \(path): bundle: \(error)")
                 refused = true
             }
         }
         var ids: [String: String] = [:]
         for entry in read {
             if let other = ids.updateValue(entry.url.path, forKey: entry.bundle.bundleId) {
-                FileHandle.standardError.write(Data(
-                    "journal-media: error: \(entry.url.path): bundle: bundleId \"\(entry.bundle.bundleId)\" is also the id of \(other)\n".utf8))
+                StandardError.writeLine(
+                    "journal-media: error: \(entry.url.path): bundle: bundleId \"\(entry.bundle.bundleId)\" is also the id of \(other)")
                 refused = true
             }
         }
@@ -121,15 +121,15 @@ struct SuggestionCommand: ParsableCommand {
                                            output: URL(fileURLWithPath: output))
             for item in result.items {
                 if let error = item.error {
-                    FileHandle.standardError.write(Data(
-                        "journal-media: error: \(url.path): item \(item.id) (\(item.type)): \(error.field.map { "\($0): " } ?? "")\(error.stage.rawValue): \(error.message)\n".utf8))
+                    StandardError.writeLine(
+                        "journal-media: error: \(url.path): item \(item.id) (\(item.type)): \(error.field.map { "\($0): " } ?? "")\(error.stage.rawValue): \(error.message)")
                 }
             }
             failed += result.summary.failed
             if !quiet {
                 let s = result.summary
-                FileHandle.standardError.write(Data(
-                    "\(url.path): \(s.items) items: \(s.succeeded) succeeded, \(s.failed) failed, \(s.cards) cards, \(s.missingGlyphs) missing glyphs → \(output)/\(bundle.bundleId)/suggestion.json\n".utf8))
+                StandardError.writeLine(
+                    "\(url.path): \(s.items) items: \(s.succeeded) succeeded, \(s.failed) failed, \(s.cards) cards, \(s.missingGlyphs) missing glyphs → \(output)/\(bundle.bundleId)/suggestion.json")
             }
         }
         if failed > 0 { throw ExitCode(ExitStatus.someAssetsFailed) }
