@@ -27,6 +27,11 @@ let package = Package(
             name: "CFFmpeg", path: "Sources/CFFmpeg",
             pkgConfig: "libavformat libavcodec libavutil libswscale",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libavfilter-dev"])]),
+        // Pango, for the card renderer's text measurement (line fitting, ellipsis, unknown-glyph
+        // count); libvips' `text` draws the pixels with the same Pango. Imaging only.
+        .systemLibrary(
+            name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(
             name: "CExif", path: "Sources/CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
@@ -51,7 +56,7 @@ let package = Package(
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
         .target(
             name: "JournalMediaImaging",
-            dependencies: ["JournalMediaCore", "CVips", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["JournalMediaCore", "CVips", "CPango", .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Video: libav open (custom I/O), probe, poster frames, tone-mapping, cover art, and
         // the HEVC decode of HEIC stills.
@@ -93,6 +98,13 @@ let package = Package(
             name: "color-bench",
             dependencies: ["JournalMedia"],
             path: "Benchmarks/ColorBench",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // `make bench`: light + dark card pairs rendered and written through the rendition step;
+        // `card-bench --write DIR` makes the README's card pictures.
+        .executableTarget(
+            name: "card-bench",
+            dependencies: ["JournalMedia"],
+            path: "Benchmarks/CardBench",
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "JournalMediaTests",

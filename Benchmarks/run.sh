@@ -2,9 +2,11 @@
 # make bench: every benchmark side by side with its peers, in one run.
 #   Benchmarks/renditions.sh  convert (default renditions) vs a libvips C loop and Pillow
 #   color-bench               colours + ThumbHash per asset
+#   card-bench                rendered cards: light + dark pairs, PNG fallback + WebP thumbnail
 #   Benchmarks/dates.sh       inspect (capture dates) vs ExifTool
 #   Benchmarks/posters.sh     video posters vs the ffmpeg CLI and ffmpegthumbnailer
 #   Benchmarks/serve_load.py  journal-media serve under N clients vs convert, and overload
+#   Benchmarks/bundle-bench.sh  a whole suggestion bundle (media + cards), --jobs 1 and 2
 # Environment: RUNS (default 3) repetitions per tool, best kept. With WRITE_RESULTS=1 the
 # tables are also written to Benchmarks/RESULTS.md with the date and command.
 set -euo pipefail
@@ -13,7 +15,9 @@ bench=$(pwd)/.build/bench
 runs=${RUNS:-3}
 mkdir -p "$bench"
 swift build -c release --product color-bench >/dev/null
+swift build -c release --product card-bench >/dev/null
 colorbench=$(swift build -c release --show-bin-path)/color-bench
+cardbench=$(swift build -c release --show-bin-path)/card-bench
 
 echo "machine: $(nproc) cores; best of $runs runs per tool"
 echo
@@ -21,6 +25,11 @@ RUNS=$runs OUTPUT="$bench/renditions-table.md" Benchmarks/renditions.sh
 echo
 colors=$("$colorbench")
 echo "$colors"
+echo
+cards1=$("$cardbench" --jobs 1 --rounds "$runs")
+cards2=$("$cardbench" --jobs 2 --rounds "$runs")
+echo "$cards1"
+echo "$cards2"
 echo
 RUNS=$runs OUTPUT="$bench/dates-table.md" Benchmarks/dates.sh
 echo
@@ -32,6 +41,7 @@ mkdir -p "$bench/serve-inputs"
 find "$bench/inputs" -maxdepth 1 -name 'camera12mp-*.jpg' -exec ln -sf {} "$bench/serve-inputs/" \;
 python3 Benchmarks/serve_load.py "$(swift build -c release --show-bin-path)/journal-media" "$bench/serve-inputs" \
   --jobs "$(nproc)" --rounds "$runs" | tee "$bench/serve-table.md"
+RUNS=$runs OUTPUT="$bench/bundle-table.md" Benchmarks/bundle-bench.sh
 
 if [ "${WRITE_RESULTS:-0}" = 1 ]; then
   {
@@ -49,6 +59,15 @@ if [ "${WRITE_RESULTS:-0}" = 1 ]; then
     cat "$bench/renditions-table.md"
     echo
     echo "Colour work (\`color-bench\`, included in every convert above): $colors."
+    echo
+    echo "## Cards (\`card-bench\`)"
+    echo
+    echo "Every sample card type (Benchmarks/CardBench/CardSamples.swift) drawn light and dark, each"
+    echo "written as a 1200×1500 PNG fallback and a 512 px WebP thumbnail through RenditionStep;"
+    echo "CPU time of the whole process per pair:"
+    echo
+    echo "- $cards1"
+    echo "- $cards2"
     echo
     echo "## Capture dates (\`Benchmarks/dates.sh\`)"
     echo

@@ -14,7 +14,6 @@ static inline GType jm_gtype_flags(void) { return G_TYPE_FLAGS; }
 static inline GType jm_gtype_object(void) { return G_TYPE_OBJECT; }
 static inline GType jm_gtype_boxed(void) { return G_TYPE_BOXED; }
 static inline GType jm_gvalue_type(const GValue *value) { return G_VALUE_TYPE(value); }
-
 // An image's "eval" signal (emitted as tiles are computed once vips_image_set_progress is on):
 // `callback` gets `data`; `release` is called with `data` when the handler goes with the image.
 typedef void (*jm_eval_callback)(VipsImage *image, VipsProgress *progress, void *data);

@@ -34,21 +34,22 @@ package enum ImageDecoder {
     /// as they are, without colour management (a HEIC is not decoded twice for that).
     /// HEICs that the in-process HEVC path decodes (`HEIFHEVCDecoder`, in the video layer)
     /// come in through `decode(heic:)` instead.
+    /// The pixel computation stops early when the calling thread's `DecodeGuard` says stop.
+    /// Decodes once: whether the embedded profile is used was decided from the header
+    /// (`ImageHeader.profileUsable`), so a file that fails to decode is not decoded again.
     package static func decode(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool
     ) throws(VipsError) -> DecodedImage {
-        let transforms = header.hasProfile || header.colourSpace == .cmyk
-        return try withoutUnusableProfile(transforms: transforms) { colourManaged throws(VipsError) in
-            try decodeWithLibvips(bytes, header: header, width: width, height: height,
-                                  allowUpscale: allowUpscale, colourManaged: colourManaged)
-        }
+        try decodeWithLibvips(bytes, header: header, width: width, height: height, allowUpscale: allowUpscale,
+                              colourManaged: header.profileUsable)
     }
 
     /// Runs `attempt` colour-managed and, if that fails while a colour transform was part of
-    /// it (`transforms`), once more without colour management. The decision cannot rest on
-    /// libvips' error text: its error buffer is process-wide, so with several images decoding
-    /// at once a failure's text can be another thread's. A file that is broken for other
-    /// reasons fails twice and reports the second attempt's error.
+    /// it (`transforms`), once more without colour management. Only for the HEIC fast path,
+    /// where the attempt is the colour conversion of pixels already decoded (the decode is
+    /// not repeated). The decision cannot rest on libvips' error text: its error buffer is
+    /// process-wide, so with several images decoding at once a failure's text can be another
+    /// thread's.
     private static func withoutUnusableProfile(
         transforms: Bool, _ attempt: (_ colourManaged: Bool) throws(VipsError) -> DecodedImage
     ) throws(VipsError) -> DecodedImage {
@@ -113,6 +114,8 @@ package enum ImageDecoder {
         try thumbnail.build()
         var image = try thumbnail.outputImage()
         image = try eightBitDisplayColour(image)
+        // The pixels are computed here (every loader is lazy); `materialised` lets the
+        // thread's guard stop it between tiles.
         let memory = try image.materialised()
         for field in memory.fieldNames where !coreFields.contains(field) {
             memory.removeField(field)
@@ -188,7 +191,7 @@ package enum ImageDecoder {
 
     /// Header fields that are not metadata; everything else (EXIF, XMP, IPTC, ICC, GPS,
     /// orientation, comments, loader extras) is removed so no rendition can carry it.
-    private static let coreFields: Set<String> = [
+    static let coreFields: Set<String> = [
         "width", "height", "bands", "format", "coding", "interpretation",
         "xoffset", "yoffset", "xres", "yres", "filename",
     ]

@@ -11,10 +11,16 @@ package struct ImageHeader {
     /// libvips then reports 1, so HEIC rotation is never applied twice.
     package var orientation: Int
     var bands: Int
-    var hasAlpha: Bool
+    package var hasAlpha: Bool
+    /// More than 8 bits per sample (10/12/16-bit: the loader gives 16-bit samples).
+    package var highBitDepth = false
     var colourSpace: ColourSpace
     /// The file embeds an ICC profile.
     var hasProfile: Bool
+    /// lcms can convert from the embedded profile to sRGB (true when there is none). A
+    /// device-link or named-colour profile, a malformed one, or one for another colour space
+    /// is not usable: the pixels are then taken as they are, without colour management.
+    var profileUsable = true
 
     /// The family of the stored pixels, which decides how colour management starts.
     enum ColourSpace { case rgb, cmyk, grey, other }
@@ -58,9 +64,54 @@ package enum ImageHeaderReader {
         case VIPS_INTERPRETATION_B_W, VIPS_INTERPRETATION_GREY16: .grey
         default: .other
         }
-        return ImageHeader(
+        var header = ImageHeader(
             format: format, storedWidth: image.width, storedHeight: image.height,
             orientation: image.orientation, bands: image.bands, hasAlpha: image.hasAlpha,
             colourSpace: space, hasProfile: image.hasField(VIPS_META_ICC_NAME))
+        header.highBitDepth = image.format == VIPS_FORMAT_USHORT || image.format == VIPS_FORMAT_FLOAT
+        if header.hasProfile { header.profileUsable = profileConverts(like: image, space: space) }
+        return header
+    }
+
+    /// Whether the profile embedded in `image` converts to sRGB: one pixel of the image's
+    /// bands and format, carrying a copy of the profile, through the same `icc_transform` a
+    /// decode would run. Deciding this from the header means a file is decoded once, never
+    /// retried without colour management after a failed decode. Costs one lcms transform set-up
+    /// (about a millisecond).
+    static func profileConverts(like image: VipsImageHandle, space: ImageHeader.ColourSpace) -> Bool {
+        var length = 0
+        var data: UnsafeRawPointer?
+        guard vips_image_get_blob(image.pointer, VIPS_META_ICC_NAME, &data, &length) == 0, let data, length > 0 else {
+            _ = VipsRuntime.takeErrorBuffer()
+            return false
+        }
+        do throws(VipsError) {
+            let black = try VipsOperationCall("black")
+            try black.set("width", .int(1))
+            try black.set("height", .int(1))
+            try black.set("bands", .int(image.bands))
+            try black.build()
+            let cast = try VipsOperationCall("cast")
+            try cast.set("in", .image(try black.outputImage()))
+            try cast.set("format", .int(Int(image.format.rawValue)))
+            try cast.build()
+            let tag = try VipsOperationCall("copy")
+            try tag.set("in", .image(try cast.outputImage()))
+            try tag.set("interpretation", .int(Int(image.interpretation.rawValue)))
+            try tag.build()
+            let pixel = try tag.outputImage()
+            vips_image_set_blob_copy(pixel.pointer, VIPS_META_ICC_NAME, data, length)
+            let transform = try VipsOperationCall("icc_transform")
+            try transform.set("in", .image(pixel))
+            try transform.set("embedded", .bool(true))
+            try transform.set("input_profile", .string(space == .cmyk ? "cmyk" : "srgb"))
+            try transform.set("output_profile", .string("srgb"))
+            try transform.set("intent", .nick("relative"))
+            try transform.build()
+            _ = try transform.outputImage().materialised()
+            return true
+        } catch {
+            return false
+        }
     }
 }

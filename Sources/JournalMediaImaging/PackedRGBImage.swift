@@ -13,7 +13,7 @@ extension VipsImageHandle {
         let image = rgb.withUnsafeBytes { buffer in
             vips_image_new_from_memory_copy(buffer.baseAddress, buffer.count, Int32(width), Int32(height), 3, VIPS_FORMAT_UCHAR)
         }
-        guard let image else { throw VipsError(message: VipsRuntime.takeErrorBuffer()) }
+        guard let image else { throw VipsError(message: VipsRuntime.failureMessage("vips_image_new_from_memory_copy")) }
         // Memory images start as "multiband"; say what the bytes are.
         let tag = try VipsOperationCall("copy")
         try tag.set("in", .image(VipsImageHandle(owning: image)))

@@ -3,9 +3,13 @@ import JournalMediaCore
 
 /// Makes one rendition from a decoded image: one resize (lanczos3), an attention crop for
 /// `cover` specs, flattening on white when the output format has no alpha, and one encode
-/// to memory with all metadata stripped.
+/// to memory with all metadata stripped. A spec with a byte limit (`maxBytes`, and every
+/// `notification` spec) is re-encoded at lower quality, then smaller, until it fits
+/// (`BytesLimitFitting`); a notification attachment also gets its type and thumbnail
+/// clipping rectangle (`AttentionSquare`).
 ///
-/// Runs once per spec on the processor's thread; costs one resize and one encode.
+/// Runs once per spec on the processor's thread; costs one resize and one encode (more for
+/// a spec whose first encode is over its byte limit).
 package enum RenditionRenderer {
     /// The size a spec's output takes for a source of `sourceWidth`×`sourceHeight` (display
     /// orientation), before any `cover` crop. Raster sources are never enlarged.
@@ -50,26 +54,40 @@ package enum RenditionRenderer {
         if image.hasAlpha && !format.carriesAlpha {
             image = try ImageDecoder.flatten(image)
         }
-        let data = try encode(image, format: format, spec: spec)
-        return Rendition(role: spec.role, format: format, width: image.width, height: image.height, data: data)
+        guard let limit = spec.byteLimit else {
+            let data = try encode(image, format: format, spec: spec, quality: spec.quality)
+            return Rendition(role: spec.role, format: format, width: image.width, height: image.height, data: data)
+        }
+        let fitted = try BytesLimitFitting.fit(image, limit: limit, format: format,
+                                               quality: spec.quality) { image, quality throws(VipsError) in
+            try encode(image, format: format, spec: spec, quality: quality)
+        }
+        var rendition = Rendition(role: spec.role, format: format, width: fitted.image.width,
+                                  height: fitted.image.height, data: fitted.data)
+        if spec.isNotification {
+            rendition.attachment = NotificationAttachment(
+                uti: format.uniformTypeIdentifier, limitBytes: NotificationLimits.bytes(for: format),
+                thumbnailClippingRect: try AttentionSquare.clippingRect(of: fitted.image))
+        }
+        return rendition
     }
 
     /// One encode to memory with the spec's settings for its format (quality; WebP effort;
-    /// JPEG Huffman optimisation, chroma subsampling, progressive; PNG compression).
+    /// JPEG Huffman optimisation, chroma subsampling, progressive; PNG compression; AVIF effort).
     private static func encode(_ image: VipsImageHandle, format: RenditionFormat,
-                               spec: RenditionSpec) throws(VipsError) -> [UInt8] {
+                               spec: RenditionSpec, quality: Int) throws(VipsError) -> [UInt8] {
         try VipsInterrupt.watch(image)
         let save: VipsOperationCall
         switch format {
         case .webp:
             save = try VipsOperationCall("webpsave_buffer")
             try save.set("in", .image(image))
-            try save.set("Q", .int(spec.quality))
+            try save.set("Q", .int(quality))
             if let effort = spec.effort { try save.set("effort", .int(effort)) }
         case .jpeg:
             save = try VipsOperationCall("jpegsave_buffer")
             try save.set("in", .image(image))
-            try save.set("Q", .int(spec.quality))
+            try save.set("Q", .int(quality))
             try save.set("optimize_coding", .bool(true))
             try save.set("interlace", .bool(spec.progressive ?? false))
             try save.set("subsample_mode", .nick(spec.chromaSubsampling?.rawValue ?? "on"))
@@ -77,6 +95,14 @@ package enum RenditionRenderer {
             save = try VipsOperationCall("pngsave_buffer")
             try save.set("in", .image(image))
             if let compression = spec.compression { try save.set("compression", .int(compression)) }
+        case .avif:
+            save = try VipsOperationCall("heifsave_buffer")
+            try save.set("in", .image(image))
+            try save.set("compression", .nick("av1"))
+            try save.set("Q", .int(quality))
+            if let effort = spec.effort { try save.set("effort", .int(effort)) }
+        case .gif, .mp4, .m4a, .mp3:
+            throw VipsError(message: "\(format.rawValue) is not a still rendition format")
         }
         try save.set("strip", .bool(true))
         try save.build()

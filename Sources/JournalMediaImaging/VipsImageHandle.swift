@@ -64,7 +64,7 @@ package final class VipsImageHandle {
     func materialised() throws(VipsError) -> VipsImageHandle {
         try VipsInterrupt.watch(self)
         guard let copied = vips_image_copy_memory(pointer) else {
-            throw VipsError(message: VipsRuntime.takeErrorBuffer())
+            throw VipsError(message: VipsRuntime.failureMessage("decoding the pixels into memory"))
         }
         return VipsImageHandle(owning: copied)
     }

@@ -31,7 +31,7 @@ package final class VipsOperationCall {
     package init(_ name: String) throws(VipsError) {
         try VipsRuntime.ensure()
         guard let operation = vips_operation_new(name) else {
-            throw VipsError(message: "libvips has no operation \(name): \(VipsRuntime.takeErrorBuffer())")
+            throw VipsError(message: "libvips has no operation \(name): \(VipsRuntime.failureMessage("vips_operation_new"))")
         }
         self.operation = operation
         self.name = name
@@ -74,7 +74,10 @@ package final class VipsOperationCall {
         let fundamental = g_type_fundamental(type)
         switch value {
         case .int(let number):
-            if fundamental == jm_gtype_double() {
+            if fundamental == jm_gtype_enum() {
+                // An enum argument given by its raw value (e.g. another image's band format).
+                g_value_set_enum(&gvalue, Int32(clamping: number))
+            } else if fundamental == jm_gtype_double() {
                 g_value_set_double(&gvalue, Double(number))
             } else {
                 g_value_set_int(&gvalue, Int32(clamping: number))
@@ -126,8 +129,7 @@ package final class VipsOperationCall {
         var current: UnsafeMutablePointer<VipsOperation>? = operation
         guard vips_cache_operation_buildp(&current) == 0, let current else {
             vips_object_unref_outputs(objectPointer)
-            let message = VipsRuntime.takeErrorBuffer()
-            throw VipsError(message: message.isEmpty ? "\(name) failed" : message)
+            throw VipsError(message: VipsRuntime.failureMessage(name))
         }
         operation = current
         built = true

@@ -65,7 +65,7 @@ package enum VipsRuntime {
 
     /// Makes sure libvips is initialised; throws if it could not be.
     static func ensure() throws(VipsError) {
-        guard initialised else { throw VipsError(message: "libvips failed to initialise: \(takeErrorBuffer())") }
+        guard initialised else { throw VipsError(message: "libvips failed to initialise: \(failureMessage("vips_init"))") }
     }
 
     private static let errorLock = NSLock()
@@ -73,6 +73,7 @@ package enum VipsRuntime {
     /// Takes and clears libvips' (process-wide) error buffer and returns its last line.
     /// libvips 8.14 has one buffer for all threads, so under concurrency a message can,
     /// rarely, come from a neighbouring failure; the lock keeps the read-and-clear atomic.
+    /// Empty when the buffer was empty (see `failureMessage(_:)` for a failure's text).
     static func takeErrorBuffer() -> String {
         errorLock.lock()
         defer { errorLock.unlock() }
@@ -87,6 +88,14 @@ package enum VipsRuntime {
         return lines.last ?? ""
     }
 
+    /// The text for a failure of `operation` on this thread, never empty: libvips' last
+    /// error line, or, when the shared buffer holds none (a thread failing at the same
+    /// moment read and cleared it first), a sentence naming the operation. Costs one locked
+    /// copy of the buffer.
+    static func failureMessage(_ operation: String) -> String {
+        let text = takeErrorBuffer()
+        return text.isEmpty ? "\(operation) failed (libvips left no message: its error text is shared by all threads)" : text
+    }
     /// libvips' version, e.g. "8.14.1".
     package static var version: String {
         String(cString: vips_version_string())
@@ -95,8 +104,13 @@ package enum VipsRuntime {
 
 /// A failure inside libvips, carrying libvips' own message.
 package struct VipsError: Error, CustomStringConvertible {
+    /// Never empty: an empty text becomes a generic sentence, so every error line has a reason.
     package let message: String
     package var description: String { message }
+
+    package init(message: String) {
+        self.message = message.isEmpty ? "libvips failed without a message" : message
+    }
 }
 
 /// Start-up control for processes that own their environment (the `journal-media` CLI).

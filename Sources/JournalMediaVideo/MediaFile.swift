@@ -19,6 +19,10 @@ package final class MediaFile {
     let name: String
     let context: UnsafeMutablePointer<AVFormatContext>
     let deadline: MediaDeadline
+    /// Seconds allowed for the open and for each poster candidate (`--timeout`).
+    package var timeLimit: Double
+    /// The `max_pixels` every decoder of this file is opened with.
+    package let maxPixels: Int
     private let input: LibavInput
 
     /// libavformat demuxers an upload may be read with: exactly the containers `FormatSniffer`
@@ -28,23 +32,31 @@ package final class MediaFile {
     /// containers) fails at open, so an upload reaches no demuxer the pipeline does not use.
     static let allowedDemuxers = "mov,mp4,m4a,3gp,3g2,mj2,mp3,flac,ogg"
 
-    /// Seconds allowed for opening and probing, and for each poster candidate.
-    static let timeLimitSeconds = 10.0
+    /// Seconds allowed for opening and probing, and for each poster candidate, by default
+    /// (`Defaults.decodeTimeoutSeconds`).
+    package static let timeLimitSeconds = Defaults.decodeTimeoutSeconds
 
     /// Opens `path` (tests and tools; the pipeline opens through its probe). Throws `read`
     /// when the file cannot be opened or is not a regular file, else as `init(input:name:)`.
-    package convenience init(path: String, name: String? = nil) throws(AssetError) {
+    package convenience init(path: String, name: String? = nil, maxPixels: Int = Defaults.maxPixels,
+                             timeLimit: Double = MediaFile.timeLimitSeconds) throws(AssetError) {
         let file: FileBytes
         do throws(RegularFileError) { file = try FileBytes(path: path) } catch {
             throw AssetError(file: name ?? path, stage: .read, message: error.message)
         }
-        try self.init(input: file, name: name ?? path)
+        try self.init(input: file, name: name ?? path, maxPixels: maxPixels, timeLimit: timeLimit)
     }
 
     /// Opens the movie or audio file behind `source`. Throws `probe` when libavformat does
     /// not recognise it as an allowed container or cannot read its streams.
-    package init(input source: any ByteSource, name: String) throws(AssetError) {
-        let deadline = MediaDeadline(seconds: Self.timeLimitSeconds)
+    /// - Parameter maxPixels: libavcodec's own allocation cap (`max_pixels`) for every decoder
+    ///   this file opens, from stream probing on: a frame size the headers declare beyond it
+    ///   is refused before any frame buffer is allocated.
+    /// - Parameter timeLimit: seconds allowed for the open and stream probing, and later for
+    ///   each poster candidate; past it libav's interrupt callback ends the work (`timeout`).
+    package init(input source: any ByteSource, name: String, maxPixels: Int = Defaults.maxPixels,
+                 timeLimit: Double = MediaFile.timeLimitSeconds) throws(AssetError) {
+        let deadline = MediaDeadline(seconds: timeLimit)
         let (opened, input, status) = Self.openInput(source, deadline: deadline)
         guard let context = opened, let input else {
             if !deadline.hasExpired, let detected = Self.detectedDemuxer(source),
@@ -52,17 +64,26 @@ package final class MediaFile {
                 throw AssetError(file: name, stage: .probe, reason: .unsupportedContainer, message: "unsupported container (\(detected))")
             }
             let reason = deadline.hasExpired ? "timed out" : LibavRuntime.describe(status)
-            throw AssetError(file: name, stage: .probe,
+            throw AssetError(file: name, stage: .probe, reason: deadline.hasExpired ? .timeout : nil,
                              message: "not a readable audio or video file (\(reason))")
         }
-        let probed = avformat_find_stream_info(context, nil)
+        // avformat_find_stream_info opens a decoder per stream and decodes frames to learn
+        // their parameters: without the cap, an SPS claiming 16000×16000 cost ~770 MB here.
+        let streamCount = Int(context.pointee.nb_streams)
+        var streamOptions = [OpaquePointer?](repeating: nil, count: max(1, streamCount))
+        for index in 0..<streamCount { av_dict_set(&streamOptions[index], "max_pixels", String(maxPixels), 0) }
+        let probed = streamOptions.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) }
+        for index in streamOptions.indices { av_dict_free(&streamOptions[index]) }
         guard probed >= 0 else {
             var closing: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&closing)
             let reason = deadline.hasExpired ? "timed out" : LibavRuntime.describe(probed)
-            throw AssetError(file: name, stage: .probe, message: "cannot read the streams (\(reason))")
+            throw AssetError(file: name, stage: .probe, reason: deadline.hasExpired ? .timeout : nil,
+                             message: "cannot read the streams (\(reason))")
         }
         self.name = name
+        self.maxPixels = maxPixels
+        self.timeLimit = timeLimit
         self.context = context
         self.deadline = deadline
         self.input = input

@@ -33,7 +33,7 @@ extension MediaFile {
 ///
 /// Runs once per video asset. Costs per candidate: one seek, decoding of one keyframe (1080p:
 /// ~5 ms H.264, ~11 ms HEVC 10-bit) and one conversion at poster size; a normal video needs
-/// one candidate. Bounded by 3,000 packets and `MediaFile.timeLimitSeconds` per candidate.
+/// one candidate. Bounded by 3,000 packets and `MediaFile.timeLimit` (`--timeout`) per candidate.
 package struct PosterFrameExtractor {
     let media: MediaFile
     let stream: UnsafeMutablePointer<AVStream>
@@ -50,7 +50,7 @@ package struct PosterFrameExtractor {
         self.options = options
         stream = try media.videoStream()
         do {
-            decoder = try VideoDecoder(stream: stream)
+            decoder = try VideoDecoder(stream: stream, maxPixels: media.maxPixels)
             packet = try LibavPacket()
             frame = try LibavFrame()
         } catch {
@@ -112,7 +112,7 @@ package struct PosterFrameExtractor {
     /// `atStart`: nothing has been read since the open, so after a failed seek the first frame
     /// of the file is decoded instead.
     private func decode(at seconds: Double, keyframesOnly: Bool, atStart: Bool) -> Bool {
-        media.deadline.restart(seconds: MediaFile.timeLimitSeconds)
+        media.deadline.restart(seconds: media.timeLimit)
         let index = stream.pointee.index
         let start = stream.pointee.start_time == LibavRuntime.noTimestamp ? 0 : stream.pointee.start_time
         let unit = LibavRuntime.value(stream.pointee.time_base) ?? 1.0 / 90_000

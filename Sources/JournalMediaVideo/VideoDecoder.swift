@@ -9,7 +9,9 @@ import JournalMediaCore
 package final class VideoDecoder {
     let context: UnsafeMutablePointer<AVCodecContext>
 
-    package init(stream: UnsafeMutablePointer<AVStream>) throws(LibavFailure) {
+    /// - Parameter maxPixels: libavcodec's `max_pixels`: frames larger than this (width ×
+    ///   height, as the bitstream declares them) are refused before their buffers are allocated.
+    package init(stream: UnsafeMutablePointer<AVStream>, maxPixels: Int = Defaults.maxPixels) throws(LibavFailure) {
         guard let parameters = stream.pointee.codecpar else { throw LibavFailure("stream without parameters") }
         let id = parameters.pointee.codec_id
         guard let codec = avcodec_find_decoder(id) else {
@@ -24,6 +26,7 @@ package final class VideoDecoder {
         let copied = avcodec_parameters_to_context(context, parameters)
         guard copied >= 0 else { throw release(LibavFailure("decoder parameters", code: copied)) }
         context.pointee.thread_count = 1
+        context.pointee.max_pixels = Int64(maxPixels)
         context.pointee.pkt_timebase = stream.pointee.time_base
         let opened = avcodec_open2(context, codec, nil)
         guard opened >= 0 else { throw release(LibavFailure("cannot open the decoder", code: opened)) }

@@ -7,8 +7,10 @@ struct ColorCommand: ParsableCommand {
         commandName: "color",
         abstract: "Choose the text colour for background colours (one JSON object per line).",
         discussion: """
-            For each background prints, e.g.:
-              {"background":"#0A84FF","foreground":"#FFFFFF","wcagRatio":3.65,"apcaLc":-68.8,"rule":"apca"}
+            For each background prints one line (Schemas/color-line.v1.json), e.g.:
+
+              {"background":"#0A84FF","foreground":"#FFFFFF","wcagRatio":3.65,
+               "apcaLc":-68.8,"rule":"apca"}
 
             The foreground is black or white, whichever has the larger APCA 0.1.9 lightness \
             contrast |Lc| on the background; wcagRatio is the WCAG 2 contrast ratio and apcaLc \

@@ -28,17 +28,28 @@ struct ConvertCommand: AsyncParsableCommand {
             "motionPoster" rendition. Each entry carries a captureDate (see `inspect --help`).
 
             Paths are relative to the input folder when there is one input folder; with \
-            several inputs each is prefixed by its input's name. Hidden files are skipped.
+            several inputs each is prefixed by its input's name. Hidden files are skipped. \
+            Symbolic links to files are followed only when they resolve inside an input \
+            (--follow-symlinks: always); links to folders, dangling links, links leading \
+            outside, unreadable folders and FIFOs are listed under "ignored" with the reason.
 
             OUTPUT/manifest.json lists every asset (schema in the README). A re-run reuses \
             the entries whose input (size, modification time, SHA-256) and preset did not \
             change; --force redoes all. Files are written under a temporary name and renamed \
-            into place, so an interrupted run never leaves a partial file and the next run \
-            completes it.
+            into place, so an interrupted run never leaves a partial file; finished entries \
+            go to OUTPUT/.manifest.journal.jsonl as they finish, so the next run reuses them \
+            and completes the batch.
+
+            One run at a time writes into an output folder (it locks OUTPUT/.journal-media.lock): \
+            a second run exits with status 2 at once, or waits with --wait. An output that \
+            cannot be created or written exits with status 2 before any input is decoded.
 
             A file that cannot be converted (unreadable, empty, truncated, corrupt, \
-            unsupported, over --max-pixels) gets an error entry and one line on stderr; the \
-            batch goes on. Exit status: 0 all succeeded, 1 some failed, 2 usage error.
+            unsupported, over --max-pixels or --max-bytes, or past --timeout) gets an error entry and one line on stderr; the \
+            batch goes on. Exit status: 0 all succeeded, 1 some failed, 2 a usage error or a \
+            failure that is not an asset's (the output cannot be created, written or locked), 130 \
+            interrupted (Ctrl-C or SIGTERM: the assets in flight finish and the manifest is \
+            written first; a second Ctrl-C stops at once).
             """)
 
     @Argument(help: ArgumentHelp("Files or folders to convert (folders are recursed).", valueName: "input"))
@@ -58,11 +69,75 @@ struct ConvertCommand: AsyncParsableCommand {
         """, valueName: "file"))
     var preset: String?
 
+    @Option(name: [.short, .long], help: ArgumentHelp("""
+        One rendition instead of the defaults, fitting a SIZE×SIZE box (like vipsthumbnail -s), \
+        role "image". With --format and --quality, for quick runs without a preset file. \
+        (default with --format or --quality: 512)
+        """, valueName: "pixels"))
+    var size: Int?
+
+    @Option(name: .long, help: ArgumentHelp("""
+        Format of the --size rendition: webp, jpeg, png or avif (AV1 through libheif). \
+        (default: webp)
+        """, valueName: "format"))
+    var format: String?
+
+    @Option(name: .long, help: ArgumentHelp("""
+        Quality 1–100 of the --size rendition. (default: webp 80, jpeg 85, avif 50; ignored \
+        by png, which is lossless)
+        """, valueName: "quality"))
+    var quality: Int?
+
+    @Flag(name: .long, inversion: .prefixedNo, help: ArgumentHelp("""
+        Remove the renditions an earlier run listed in OUTPUT/manifest.json that this run did \
+        not make (after a preset change or a deleted input). Only files the manifest names are \
+        removed, never anything else, and nothing when the run is interrupted.
+        """))
+    var prune = true
+
+    @Flag(name: .long, help: ArgumentHelp("""
+        Also make notification attachments (role "notification", within Apple's \
+        UNNotificationAttachment limits): JPEG fitting 1024×1024 (PNG when transparent) under \
+        10 MB; an MP4 (H.264) for movies and Live Photos under 50 MB. Each is listed with its \
+        UTI, thumbnail clipping rectangle and (movies) thumbnail time in the manifest.
+        """))
+    var notification = false
+
+    @Option(name: .long, help: ArgumentHelp("""
+        Notification movies longer than fits in 50 MB are cut to their first this many seconds.
+        """, valueName: "seconds"))
+    var notificationClipSeconds: Double = Defaults.notificationClipSeconds
+
+    @Flag(name: .long, help: ArgumentHelp("""
+        With --notification, also make audio files' sound an attachment: M4A (AAC) under 5 MB, \
+        cut to --notification-clip-seconds when longer.
+        """))
+    var notificationAudio = false
+
     @Option(name: .long, help: "Refuse images larger than this many pixels, read from the header before decoding.")
     var maxPixels: Int = Defaults.maxPixels
 
+    @Option(name: .long, help: ArgumentHelp("""
+        Refuse still images larger than this many bytes, from the file's size before it is \
+        read (movies and audio are streamed and not bound by it).
+        """, valueName: "bytes"))
+    var maxBytes: Int = Defaults.maxBytes
+
+    @Option(name: .long, help: ArgumentHelp("""
+        Seconds one decode may take (wall clock): an SVG, PDF, HEIC or huge PNG still \
+        rendering after it, or a movie still opening or seeking for its poster, fails with \
+        reason "timeout".
+        """, valueName: "seconds"))
+    var timeout: Double = Defaults.decodeTimeoutSeconds
+
     @Flag(name: .long, help: "Redo every asset, ignoring the existing manifest.")
     var force = false
+
+    @Flag(name: .long, help: "Follow symbolic links to files inside the input folders even when they resolve outside every input. By default such links are not read and are listed under \"ignored\" in the manifest.")
+    var followSymlinks = false
+
+    @Flag(name: .long, help: "When another run is writing into the output folder (it holds OUTPUT/.journal-media.lock), wait for it to finish instead of exiting with status 2.")
+    var wait = false
 
     @Flag(name: [.short, .long], help: "Print nothing but errors on stderr (no progress line, no summary).")
     var quiet = false
@@ -77,7 +152,10 @@ struct ConvertCommand: AsyncParsableCommand {
     var timings: String?
 
     @Option(name: .long, help: ArgumentHelp("""
-        Process only part I of N (0 ≤ I < N) of the work, split by a hash of each asset's         relative path (Live Photo pairs stay together), and write manifest.shard-I-of-N.json;         join the parts with `journal-media merge-manifests`. For a Kubernetes Indexed Job:         --shard $(JOB_COMPLETION_INDEX)/N; for a Slurm array: --shard $SLURM_ARRAY_TASK_ID/N.
+        Process only part I of N (0 ≤ I < N) of the work, split by a hash of each asset's \
+        relative path (Live Photo pairs stay together), and write manifest.shard-I-of-N.json; \
+        join the parts with `journal-media merge-manifests`. For a Kubernetes Indexed Job: \
+        --shard $(JOB_COMPLETION_INDEX)/N; for a Slurm array: --shard $SLURM_ARRAY_TASK_ID/N.
         """, valueName: "I/N"))
     var shard: String?
 
@@ -87,16 +165,59 @@ struct ConvertCommand: AsyncParsableCommand {
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
+        if maxBytes < 1 { throw ValidationError("--max-bytes must be at least 1") }
+        if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
+        if preset != nil && (size != nil || format != nil || quality != nil) {
+            throw ValidationError("--size, --format and --quality make one rendition without a preset; use them or --preset, not both")
+        }
+        if let size, !(1...Defaults.maxRenditionSide).contains(size) {
+            throw ValidationError("--size must be 1–\(Defaults.maxRenditionSide)")
+        }
+        if let format, !RenditionFormat.stillFormats.contains(where: { $0.rawValue == format }) {
+            throw ValidationError("--format \(format): accepted: " + RenditionFormat.stillFormats.map(\.rawValue).joined(separator: ", "))
+        }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1–100") }
+        if !(notificationClipSeconds >= 1 && notificationClipSeconds <= 600) {
+            throw ValidationError("--notification-clip-seconds must be 1–600")
+        }
+        if notificationAudio && !notification { throw ValidationError("--notification-audio needs --notification") }
     }
 
     func run() async throws {
-        let renditions = try loadPreset()
+        var renditions = try loadPreset()
+        if notification && !renditions.contains(where: \.isNotification) {
+            renditions.append(Defaults.notificationRendition)
+        }
         var batch = Batch(
             inputs: inputs.map { URL(fileURLWithPath: $0) },
             output: URL(fileURLWithPath: output),
-            options: ProcessingOptions(renditions: renditions, maxPixels: maxPixels),
+            options: ProcessingOptions(renditions: renditions, maxPixels: maxPixels, maxBytes: maxBytes,
+                                       timeoutSeconds: timeout, notificationClipSeconds: notificationClipSeconds,
+                                       notificationAudio: notificationAudio),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: force)
+        batch.waitForLock = wait
+        batch.followSymlinks = followSymlinks
+        batch.returnsEntries = false
+        batch.prune = prune
+        let pruned = Counter()
+        batch.onPrune = { _ in pruned.increment() }
+        // Ctrl-C or SIGTERM: start no further asset, let those in flight finish, write the
+        // manifest, print the summary and exit 130. A second one aborts at once (every file
+        // written so far is complete, and the journal keeps the finished entries).
+        let stop = BatchStopRequest()
+        batch.stopRequest = stop
+        let interrupts = InterruptHandler { second in
+            if second {
+                StandardError.writeLine("journal-media: interrupted again; stopping now")
+                Foundation.exit(ExitStatus.interrupted)
+            }
+            stop.request()
+        }
+        let outputPath = output
+        batch.onLockWait = {
+            StandardError.writeLine("journal-media: waiting for the other run writing into \(outputPath) to finish")
+        }
         batch.shard = shard.flatMap(BatchShard.init(parsing:))
         let terminal = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         batch.onProgress = { terminal.update($0) }
@@ -106,29 +227,46 @@ struct ConvertCommand: AsyncParsableCommand {
             }
             batch.onTimings = { log.append(source: $0, timings: $1) }
         }
-        batch.onFailure = { error in
-            terminal.clear()
-            FileHandle.standardError.write(Data("journal-media: error: \(error)\n".utf8))
+        batch.onFailure = { error in terminal.printLine("journal-media: error: \(error)") }
+        interrupts.onFirst = {
+            terminal.printLine("journal-media: interrupted; finishing the assets in flight (Ctrl-C again to stop now)")
         }
         let manifest: Manifest
         do {
             manifest = try await batch.run()
         } catch {
-            FileHandle.standardError.write(Data("journal-media: error: \(error)\n".utf8))
-            throw ExitCode(error.isUsageError ? ExitStatus.usage : ExitStatus.someAssetsFailed)
+            // Not an asset's failure (the batch could not start, or its manifest could not be
+            // written): exit status 2.
+            StandardError.writeLine("journal-media: error: \(error)")
+            throw ExitCode(ExitStatus.usage)
         }
+        withExtendedLifetime(interrupts) {}
         terminal.finish()
         if !quiet {
+            for item in manifest.ignored {
+                StandardError.writeLine("journal-media: note: \(item.path): ignored: \(item.reason)")
+            }
             let s = manifest.summary
-            let line = "\(s.assets) assets: \(s.succeeded) succeeded, \(s.failed) failed, \(s.skipped) unchanged; "
+            let ignored = manifest.ignored.isEmpty ? "" : ", \(manifest.ignored.count) ignored"
+            let removed = pruned.value == 0 ? "" : ", \(Plural.count(pruned.value, "stale rendition")) removed"
+            let stopped = stop.isRequested ? "interrupted: " : ""
+            let line = "\(stopped)\(Plural.count(s.assets, "asset")): \(s.succeeded) succeeded, \(s.failed) failed, "
+                + "\(s.skipped) unchanged\(ignored)\(removed); "
                 + String(format: "%.2f s, %.1f assets/s", s.elapsedSeconds, s.assetsPerSecond)
-                + " → \(output)/\(batch.shard?.manifestName ?? Batch.manifestName)\n"
-            FileHandle.standardError.write(Data(line.utf8))
+                + " → \(output)/\(batch.shard?.manifestName ?? Batch.manifestName)"
+            StandardError.writeLine(line)
         }
+        if stop.isRequested { throw ExitCode(ExitStatus.interrupted) }
         if manifest.summary.failed > 0 { throw ExitCode(ExitStatus.someAssetsFailed) }
     }
 
     private func loadPreset() throws -> [RenditionSpec] {
+        if size != nil || format != nil || quality != nil {
+            let chosen = format.flatMap(RenditionFormat.init(rawValue:)) ?? .webp
+            let side = size ?? 512
+            return [RenditionSpec(role: "image", format: chosen, width: side, height: side,
+                                  quality: quality ?? chosen.defaultQuality)]
+        }
         guard let preset else { return Defaults.renditions }
         do { return try Preset.load(contentsOf: URL(fileURLWithPath: preset)) } catch {
             throw ValidationError("preset \(preset): \(error)")

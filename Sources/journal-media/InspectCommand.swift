@@ -11,10 +11,12 @@ struct InspectCommand: ParsableCommand {
             Reads headers only (EXIF, XMP, PNG text chunks, QuickTime/MP4 tags), never pixels. \
             For each file, in the order given (folders recursed, sorted, hidden files skipped):
 
-              {"source":"IMG_0001.JPG","format":"jpeg","mediaType":"image/jpeg","bytes":2481234,
-               "captureDate":{"local":"2023-06-01T14:03:22.120","offset":"+02:00",
-                              "utc":"2023-06-01T12:03:22.120Z","source":"exif.DateTimeOriginal",
-                              "confidence":"exact"},"error":null}
+              {"source":"IMG_0001.JPG","format":"jpeg","mediaType":"image/jpeg",
+               "bytes":2481234,"captureDate":{"local":"2023-06-01T14:03:22.120",
+               "offset":"+02:00","utc":"2023-06-01T12:03:22.120Z",
+               "source":"exif.DateTimeOriginal","confidence":"exact"},
+               "contentIdentifier":"5F0E6A4C-2B1D-4E8A-9C3F-7A1B2C3D4E01",
+               "durationSeconds":null,"error":null}
 
             captureDate sources, in order of trust: exif.DateTimeOriginal, \
             exif.DateTimeDigitized, xmp.exif:DateTimeOriginal, xmp.photoshop:DateCreated, \
@@ -26,7 +28,9 @@ struct InspectCommand: ParsableCommand {
             only the instant is known.
 
             A file that cannot be read or is not a supported format gets an "error" object \
-            ({"stage":…,"message":…}) and a null captureDate. \
+            ({"stage":…,"reason":…,"message":…}) and a null captureDate. contentIdentifier is \
+            the Live Photo identifier of a still or movie; durationSeconds a movie's or \
+            audio file's. The lines follow Schemas/inspect-line.v1.json. \
             Exit status: 0 all files inspected, 1 some failed, 2 usage error.
             """)
 
@@ -45,40 +49,36 @@ struct InspectCommand: ParsableCommand {
         let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
         let lines = InspectLines(count: files.count)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var mine: [(Int, String, Bool)] = []
             for index in stride(from: worker, to: files.count, by: workers) {
                 let inspection = CaptureDateReader.inspect(fileAt: files[index], displayName: files[index].relativePath)
-                mine.append((index, inspection.jsonLine(source: files[index].relativePath), inspection.error == nil))
+                lines.store(index, inspection.jsonLine(source: files[index].relativePath), ok: inspection.error == nil)
             }
-            lines.store(mine)
         }
-        var output = lines.joined()
-        output.append("\n")
-        FileHandle.standardOutput.write(Data(output.utf8))
         if lines.failures > 0 { throw ExitCode(ExitStatus.someAssetsFailed) }
     }
 }
 
-/// Lines produced by the inspect workers, put back in input order.
+/// Lines produced by the inspect workers, written to standard output in input order as soon
+/// as every earlier line is written: output streams while a large folder is read.
 private final class InspectLines: @unchecked Sendable {
     private let lock = NSLock()
-    private var lines: [String]
+    private var pending: [Int: String] = [:]
+    private var next = 0
     private(set) var failures = 0
 
-    init(count: Int) { lines = Array(repeating: "", count: count) }
+    init(count: Int) { pending.reserveCapacity(min(count, 1024)) }
 
-    func store(_ produced: [(Int, String, Bool)]) {
+    func store(_ index: Int, _ line: String, ok: Bool) {
         lock.lock()
         defer { lock.unlock() }
-        for (index, line, ok) in produced {
-            lines[index] = line
-            if !ok { failures += 1 }
+        if !ok { failures += 1 }
+        pending[index] = line
+        var ready = ""
+        while let line = pending.removeValue(forKey: next) {
+            ready += line
+            ready += "\n"
+            next += 1
         }
-    }
-
-    func joined() -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        return lines.joined(separator: "\n")
+        if !ready.isEmpty { FileHandle.standardOutput.write(Data(ready.utf8)) }
     }
 }

@@ -31,7 +31,7 @@ struct LinkCommand: ParsableCommand {
 
     static func warn(_ warnings: [String]) {
         for warning in warnings {
-            FileHandle.standardError.write(Data("journal-media: warning: \(warning)\n".utf8))
+            StandardError.writeLine("journal-media: warning: \(warning)")
         }
     }
 

@@ -108,8 +108,8 @@ struct PushCommand: ParsableCommand {
         }
         LinkCommand.warn(encoded.warnings)
         if let shortening = encoded.shortening {
-            let note = "journal-media: note: body shortened from \(shortening.originalCharacters) to \(shortening.keptCharacters) characters + \"…\" (payload \(shortening.unshortenedBytes) → \(encoded.byteCount) bytes, limit \(maxBytes))\n"
-            FileHandle.standardError.write(Data(note.utf8))
+            let note = "journal-media: note: body shortened from \(shortening.originalCharacters) to \(shortening.keptCharacters) characters + \"…\" (payload \(shortening.unshortenedBytes) → \(encoded.byteCount) bytes, limit \(maxBytes))"
+            StandardError.writeLine(note)
         }
         if let output {
             do { try encoded.data.write(to: URL(fileURLWithPath: output), options: .atomic) } catch {

@@ -69,7 +69,7 @@ import Testing
         let out = root.appendingPathComponent("out")
         let run = try TestSupport.runCLI(["convert", TestSupport.sample("photo.heic").path, "-o", out.path, "--preset", preset.path])
         #expect(run.status == 0, "\(run.stderr)")
-        let manifest = try Manifest.decode(try Data(contentsOf: out.appendingPathComponent("manifest.json")))
+        let manifest = try TestSupport.manifest(in: out)
         #expect(manifest.preset.map(\.role) == ["preview", "cover"])
         let entry = try #require(manifest.assets.first)
         #expect(entry.renditions.map(\.path) == ["photo.heic.preview.webp", "photo.heic.cover.jpg"])
@@ -154,12 +154,12 @@ import Testing
                 }
             }
             if FileManager.default.fileExists(atPath: out.appendingPathComponent("manifest.json").path) {
-                #expect(throws: Never.self) { _ = try Manifest.decode(try Data(contentsOf: out.appendingPathComponent("manifest.json"))) }
+                #expect(throws: Never.self) { _ = try TestSupport.manifest(in: out) }
             }
         }
         let finish = try TestSupport.runCLI(["convert", input.path, "-o", out.path])
         #expect(finish.status == 0, "\(finish.stderr)")
-        let manifest = try Manifest.decode(try Data(contentsOf: out.appendingPathComponent("manifest.json")))
+        let manifest = try TestSupport.manifest(in: out)
         #expect(manifest.assets.count == 72 && manifest.summary.succeeded == 72)
         let left = (FileManager.default.enumerator(atPath: out.path)?.allObjects as? [String]) ?? []
         #expect(!left.contains { $0.hasSuffix(AtomicFile.temporarySuffix) })

@@ -23,6 +23,7 @@ import Testing
         }
         let output = root.appendingPathComponent("out")
         let manifest = try await Batch(inputs: [input], output: output, jobs: 2).run()
+        _ = try TestSupport.manifest(in: output)
         return (Dictionary(uniqueKeysWithValues: manifest.assets.map { ($0.source, $0) }), output)
     }
 

@@ -1,5 +1,6 @@
 import CExif
 import Foundation
+import Testing
 @testable import JournalMedia
 @testable import JournalMediaCore
 @testable import JournalMediaImaging
@@ -42,10 +43,13 @@ enum TestSupport {
         var stderr: String
     }
 
-    static func runCLI(_ arguments: [String]) throws -> CLIRun {
+    /// Runs the CLI to completion; `folder` is its working directory when given.
+    /// `executable` replaces the CLI (a wrapper such as setpriv that then runs it).
+    static func runCLI(_ arguments: [String], in folder: URL? = nil, executable: URL? = nil) throws -> CLIRun {
         let process = Process()
-        process.executableURL = cli
+        process.executableURL = executable ?? cli
         process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -136,5 +140,23 @@ extension VipsImageHandle {
             means.append(try avg.outputDouble())
         }
         return means
+    }
+}
+
+extension TestSupport {
+    /// The committed JSON Schemas (Schemas/), loaded once.
+    static func schema(_ name: String) throws -> JSONSchemaSubset {
+        try JSONSchemaSubset(contentsOf: packageRoot.appendingPathComponent("Schemas").appendingPathComponent(name))
+    }
+
+    /// Reads `manifest.json` in `output`, checks it against Schemas/manifest.v1.json (each
+    /// problem is a test failure) and decodes it. Every test that reads a manifest the toolkit
+    /// wrote goes through here, so the schema is checked on every manifest the suite makes.
+    static func manifest(in output: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> Manifest {
+        let data = try Data(contentsOf: output.appendingPathComponent("manifest.json"))
+        let problems = try schema("manifest.v1.json").problems(in: data)
+        #expect(problems.isEmpty, "manifest.json against Schemas/manifest.v1.json: \(problems.prefix(10))",
+                sourceLocation: sourceLocation)
+        return try Manifest.decode(data)
     }
 }

@@ -46,7 +46,8 @@ public struct AssetProcessor: Sendable {
     public func process(data: [UInt8], filename: String, modified: Double? = nil,
                         deadlineSeconds: Double? = nil) async -> AssetResult {
         await guarded(name: filename, deadlineSeconds: deadlineSeconds) {
-            self.process(ProbedAsset(data: data, name: filename, modified: modified))
+            self.process(ProbedAsset(data: data, name: filename, modified: modified,
+                                      maxPixels: self.options.maxPixels))
         }
     }
 
@@ -80,7 +81,7 @@ public struct AssetProcessor: Sendable {
 
     /// The same as `process(fileAt:)`, on the calling thread.
     public func processBlocking(fileAt url: URL, displayName: String? = nil) -> AssetResult {
-        process(ProbedAsset.open(url, name: displayName ?? url.path))
+        process(ProbedAsset.open(url, name: displayName ?? url.path, maxPixels: options.maxPixels))
     }
 
     /// Loads (bytes and SHA-256 through the probe's descriptor) and processes a probed input.
@@ -135,19 +136,49 @@ public struct AssetProcessor: Sendable {
     /// decode and the shared rendition step.
     public func process(_ source: some ImageSource, name: String, into start: AssetResult? = nil) -> AssetResult {
         var result = start ?? AssetResult(source: name)
-        run(source, specs: options.renditions, analyzeColors: options.analyzeColors, name: name, into: &result)
+        run(source, specs: options.renditions, analyzeColors: options.analyzeColors, name: name,
+            movie: movieAttachment(role: Self.notificationVideoRole), audio: audioAttachment, into: &result)
         return result
     }
 
+    /// Role of a video's MP4 notification attachment.
+    public static let notificationVideoRole = "notification-video"
+    /// Role of a Live Photo's motion as an MP4 notification attachment.
+    public static let notificationMotionRole = "notification-motion"
+
+    /// Role of an audio file's sound as an M4A notification attachment.
+    public static let notificationAudioRole = "notification-audio"
+
+    /// The audio attachment to make when the `notification` role and `notificationAudio` are on.
+    private var audioAttachment: AudioAttachmentRequest? {
+        guard options.notificationSpec != nil, options.notificationAudio else { return nil }
+        return AudioAttachmentRequest(role: Self.notificationAudioRole, clipSeconds: options.notificationClipSeconds)
+    }
+
+    /// The movie attachment to make when the `notification` role is on.
+    private func movieAttachment(role: String) -> MovieAttachmentRequest? {
+        guard options.notificationSpec != nil else { return nil }
+        return MovieAttachmentRequest(role: role, clipSeconds: options.notificationClipSeconds)
+    }
+
     private func run(_ source: some ImageSource, specs: [RenditionSpec], analyzeColors: Bool, name: String,
+                     movie: MovieAttachmentRequest? = nil, audio: AudioAttachmentRequest? = nil,
                      into result: inout AssetResult) {
         var clock = StageClock()
         do throws(AssetError) {
             try DecodeGuard.checkCurrent(file: name, stage: .decode)
-            let plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels)
+            let plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels,
+                                  timeoutSeconds: options.timeoutSeconds, movieAttachment: movie,
+                                  audioAttachment: audio)
             let image = try source.decode(plan: plan, into: &result)
             result.timings.decode += clock.lap()
             try RenditionStep.run(image, specs: specs, analyzeColors: analyzeColors, name: name, into: &result)
+            // Attachments a source made during its decode (an animation's GIF, a movie's MP4)
+            // take their spec's place in the list; those without a spec (movies) come last.
+            let order = Dictionary(specs.enumerated().map { ($1.role, $0) }, uniquingKeysWith: { first, _ in first })
+            result.renditions = result.renditions.enumerated().sorted { a, b in
+                (order[a.element.role] ?? specs.count, a.offset) < (order[b.element.role] ?? specs.count, b.offset)
+            }.map(\.element)
         } catch {
             result.timings.decode += clock.lap()
             result.renditions = []
@@ -216,7 +247,8 @@ public struct AssetProcessor: Sendable {
             return
         }
         let source = VideoSource(probe: motion, content: content)
-        run(source, specs: [spec], analyzeColors: false, name: motion.name, into: &motionResult)
+        run(source, specs: [spec], analyzeColors: false, name: motion.name,
+            movie: movieAttachment(role: Self.notificationMotionRole), into: &motionResult)
         result.timings = result.timings + motionResult.timings
         result.video = motionResult.video
         if let error = motionResult.error {

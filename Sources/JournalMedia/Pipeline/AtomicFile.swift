@@ -5,54 +5,199 @@ import JournalMediaMetadata
 import JournalMediaVideo
 
 /// Writes a file so that its final name only ever holds complete contents: the bytes go to
-/// a hidden temporary file in the same folder (`.<name>.<random>.jmtmp`), which is then
-/// renamed over the final name. A process killed at any moment leaves at most a stray
-/// temporary file, which the next batch removes.
+/// a hidden temporary file in the same folder, which is then renamed over the final name. A
+/// process killed at any moment leaves at most a stray temporary file, which the next batch
+/// removes.
 ///
-/// Costs one create, write and rename; no fsync (a killed process loses nothing already
-/// written; surviving power loss is not promised).
+/// Temporary names are short and fixed in length (`.jm-<16 hex>.jmtmp`, 26 bytes: a hash of
+/// the final name and a random number), so a final name of up to NAME_MAX (255 bytes) always
+/// has a temporary name that fits. Below the folder a write is rooted at, every folder is
+/// opened without following symbolic links: a link planted inside the output folder is never
+/// written through, and the rename replaces a link at the final name rather than its target.
+///
+/// Costs one open per path component, one create, write and rename; no fsync (a killed
+/// process loses nothing already written; surviving power loss is not promised).
 public enum AtomicFile {
     public static let temporarySuffix = ".jmtmp"
+    /// Longest file name (one path component) in bytes, Linux's NAME_MAX.
+    public static let nameMax = 255
 
+    /// Writes `bytes` to the file `url`; its folder is created when missing.
     public static func write(_ bytes: some ContiguousBytes, to url: URL) throws {
-        let folder = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let temporary = folder.appendingPathComponent(
-            ".\(url.lastPathComponent).\(UInt32.random(in: 0...UInt32.max))\(temporarySuffix)")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw POSIXFailure(operation: "create \(temporary.path)", code: errno) }
-        var failure: POSIXFailure?
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, let base = buffer.baseAddress {
-                let n = Foundation.write(fd, base + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = POSIXFailure(operation: "write \(temporary.path)", code: errno)
-                    return
-                }
-                offset += n
-            }
-        }
-        if close(fd) != 0 && failure == nil { failure = POSIXFailure(operation: "close \(temporary.path)", code: errno) }
-        if failure == nil && rename(temporary.path, url.path) != 0 {
-            failure = POSIXFailure(operation: "rename to \(url.path)", code: errno)
+        try write(bytes, to: url.lastPathComponent, under: url.deletingLastPathComponent())
+    }
+
+    /// Writes `bytes` to `relativePath` below `root`, creating the folders in between; none
+    /// of them may be a symbolic link (`root` itself may be).
+    public static func write(_ bytes: some ContiguousBytes, to relativePath: String, under root: URL) throws {
+        try write(to: relativePath, under: root) { sink in try sink.write(bytes) }
+    }
+
+    /// As `write(_:to:under:)`, with the contents produced piece by piece into `sink` (the
+    /// manifest, one entry at a time); the final name appears only once `produce` returns.
+    public static func write(to relativePath: String, under root: URL,
+                             _ produce: (inout FileSink) throws -> Void) throws {
+        let (folders, name) = try split(relativePath)
+        let folder = try openFolder(folders, under: root, create: true)
+        defer { close(folder) }
+        let temporary = temporaryName(for: name)
+        let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else { throw POSIXFailure(operation: "create a temporary file for \(relativePath)", code: errno) }
+        var sink = FileSink(descriptor: fd, name: relativePath)
+        var failure: (any Error)?
+        do { try produce(&sink) } catch { failure = error }
+        if close(fd) != 0 && failure == nil { failure = POSIXFailure(operation: "close \(relativePath)", code: errno) }
+        if failure == nil && renameat(folder, temporary, folder, name) != 0 {
+            failure = POSIXFailure(operation: "rename into \(relativePath)", code: errno)
         }
         if let failure {
-            unlink(temporary.path)
+            unlinkat(folder, temporary, 0)
             throw failure
         }
     }
 
-    /// Deletes temporary files left by a killed run anywhere below `folder`.
+    /// Removes the file at `relativePath` below `root`, never through a symbolic link.
+    public static func remove(_ relativePath: String, under root: URL) {
+        guard let (folders, name) = try? split(relativePath),
+              let folder = try? openFolder(folders, under: root, create: false) else { return }
+        unlinkat(folder, name, 0)
+        close(folder)
+    }
+
+    /// Removes a stale rendition: the regular file at `relativePath` below `root`, reached
+    /// without following symbolic links (a link, folder or anything else there is left alone),
+    /// then each folder above it that this left empty, up to `root`. True when a file went.
+    public static func removeStale(_ relativePath: String, under root: URL) -> Bool {
+        guard let (folders, name) = try? split(relativePath),
+              let folder = try? openFolder(folders, under: root, create: false) else { return false }
+        var info = stat()
+        guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+              unlinkat(folder, name, 0) == 0 else {
+            close(folder)
+            return false
+        }
+        close(folder)
+        var parents = folders
+        while let last = parents.popLast(),
+              let parent = try? openFolder(parents, under: root, create: false) {
+            let removed = unlinkat(parent, last, AT_REMOVEDIR) == 0  // fails, harmlessly, when not empty
+            close(parent)
+            if !removed { break }
+        }
+        return true
+    }
+
+    /// Size of the regular file at `relativePath` below `root`, reached without following
+    /// symbolic links; nil when there is none.
+    public static func size(of relativePath: String, under root: URL) -> Int? {
+        guard let (folders, name) = try? split(relativePath),
+              let folder = try? openFolder(folders, under: root, create: false) else { return nil }
+        defer { close(folder) }
+        var info = stat()
+        guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// The hidden temporary name used while writing `name`: `.jm-` + 8 hex digits of an
+    /// FNV-1a hash of the name + 8 random hex digits + `.jmtmp`.
+    static func temporaryName(for name: String) -> String {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+        return ".jm-" + hex8(hash) + hex8(UInt32.random(in: 0...UInt32.max)) + temporarySuffix
+    }
+
+    /// Deletes temporary files left by a killed run anywhere below `folder`; folders that are
+    /// symbolic links are not entered.
     public static func removeLeftovers(in folder: URL) {
-        guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return }
-        while let relative = enumerator.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix(".") && name.hasSuffix(temporarySuffix) {
-                unlink(folder.appendingPathComponent(relative).path)
+        var pending = [folder.path]
+        while let directory = pending.popLast() {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+            for name in names {
+                let path = (directory as NSString).appendingPathComponent(name)
+                var info = stat()
+                guard lstat(path, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: pending.append(path)
+                case S_IFREG where name.hasPrefix(".") && name.hasSuffix(temporarySuffix): unlink(path)
+                default: continue
+                }
             }
         }
+    }
+
+    private static func hex8(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+
+    private static func split(_ relativePath: String) throws -> (folders: [String], name: String) {
+        let components = relativePath.split(separator: "/").map(String.init)
+        guard let name = components.last, !components.contains(where: { $0 == "." || $0 == ".." }) else {
+            throw POSIXFailure(operation: "write \(relativePath)", code: EINVAL)
+        }
+        return (Array(components.dropLast()), name)
+    }
+
+    /// Opens `root` (following links: the caller chose it), then each of `components` below
+    /// it with `O_NOFOLLOW`, creating missing folders when `create` is set. Returns the
+    /// innermost folder's descriptor, which the caller closes.
+    private static func openFolder(_ components: [String], under root: URL, create: Bool) throws -> Int32 {
+        var fd = open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd < 0 && errno == ENOENT && create {
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            fd = open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+        guard fd >= 0 else { throw POSIXFailure(operation: "open \(root.path)", code: errno) }
+        var walked = ""
+        for component in components {
+            walked += walked.isEmpty ? component : "/" + component
+            if create && mkdirat(fd, component, 0o755) != 0 && errno != EEXIST {
+                let code = errno
+                close(fd)
+                throw POSIXFailure(operation: "create folder \(walked)", code: code)
+            }
+            let child = openat(fd, component, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
+            let code = errno
+            var info = stat()
+            let isLink = child < 0 && fstatat(fd, component, &info, AT_SYMLINK_NOFOLLOW) == 0
+                && (info.st_mode & S_IFMT) == S_IFLNK
+            close(fd)
+            guard child >= 0 else {
+                if isLink { throw SymbolicLinkInOutput(path: walked) }
+                throw POSIXFailure(operation: "open folder \(walked)", code: code)
+            }
+            fd = child
+        }
+        return fd
+    }
+}
+
+/// An open file being written: every `write` goes to the descriptor whole (short writes and
+/// EINTR retried).
+public struct FileSink {
+    let descriptor: Int32
+    let name: String
+
+    public mutating func write(_ bytes: some ContiguousBytes) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let n = Foundation.write(descriptor, base + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw POSIXFailure(operation: "write \(name)", code: errno)
+                }
+                offset += n
+            }
+        }
+    }
+}
+
+/// A folder inside the output is a symbolic link: renditions are never written through it.
+public struct SymbolicLinkInOutput: Error, CustomStringConvertible {
+    public var path: String
+    public var description: String {
+        "\(path) in the output folder is a symbolic link; nothing is written through links"
     }
 }
 

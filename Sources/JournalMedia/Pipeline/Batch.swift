@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import JournalMediaCore
 import JournalMediaImaging
 import JournalMediaMetadata
@@ -17,24 +18,42 @@ public struct BatchProgress: Sendable {
         elapsedSeconds > 0 ? Double(done - skipped) / elapsedSeconds : 0
     }
 
-    /// Estimated seconds left, from the rate so far; nil before there is a rate.
+    /// Estimated seconds left, from the rate so far; nil until the rate means something:
+    /// at least three assets processed (not reused) and one second elapsed, so a first
+    /// instant failure or a run of reused entries does not promise a finish in two seconds.
     public var secondsRemaining: Double? {
+        guard done - skipped >= 3, elapsedSeconds >= 1 else { return nil }
         let rate = assetsPerSecond
         return rate > 0 ? Double(total - done) / rate : nil
     }
+}
+
+/// Asks a running `Batch` to stop starting assets (Ctrl-C in the CLI): the assets in flight
+/// finish, the manifest is written with every finished entry (and the earlier entries of the
+/// assets not reached, so nothing is lost), and stale renditions are not pruned. Safe to call
+/// from any thread, e.g. a signal handler's queue; costs one atomic store.
+public final class BatchStopRequest: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    public init() {}
+
+    public func request() { flag.store(true, ordering: .releasing) }
+
+    public var isRequested: Bool { flag.load(ordering: .acquiring) }
 }
 
 /// Converts many assets into renditions under one output folder and writes `manifest.json`.
 ///
 /// `run()` scans the inputs, reuses the entries of an earlier manifest whose input (size,
 /// modification time, SHA-256) and preset are unchanged, processes the rest `jobs` at a
-/// time with `AssetProcessor`, writes every rendition atomically, checkpoints the manifest
-/// every couple of seconds so a killed run resumes where it stopped, and writes the final
-/// manifest. One asset's failure is recorded in its entry and never stops the batch.
+/// time with `AssetProcessor`, writes every rendition atomically, appends each finished
+/// entry to a journal beside the manifest (`ManifestJournal`) so a killed run resumes where
+/// it stopped, and writes the final manifest once at the end. One asset's failure is recorded in its entry and never stops the batch.
 ///
-/// Cancelling the task running `run()` starts no further asset, stops the ones in flight
-/// (as `AssetProcessor` does), writes the manifest of the assets finished so far (a re-run
-/// resumes from it) and throws `BatchError.cancelled`.
+/// `stopRequest` stops it gracefully (no further asset starts, those in flight finish).
+/// Cancelling the task running `run()` also starts no further asset but stops the ones in
+/// flight (as `AssetProcessor` does), writes the manifest of the assets finished so far (a
+/// re-run resumes from it) and throws `BatchError.cancelled`.
 public struct Batch: Sendable {
     public var inputs: [URL]
     public var output: URL
@@ -43,6 +62,28 @@ public struct Batch: Sendable {
     public var jobs: Int
     /// Redo every asset even when its earlier entry could be reused.
     public var force: Bool
+    /// When another run holds the output folder's lock: wait for it (true) or throw
+    /// `BatchError.outputLocked` at once (false, the default).
+    public var waitForLock = false
+    /// Follow symbolic links to files inside the input folders even when they resolve
+    /// outside every input (default: such links are listed under `ignored`).
+    public var followSymlinks = false
+    /// Remove the renditions an earlier run listed in the manifest that this run did not
+    /// make (a changed preset, a deleted input). Only paths the earlier manifest names as
+    /// renditions are removed, only regular files, never through a symbolic link, and never
+    /// when the run was stopped early. Default true.
+    public var prune = true
+    /// Lets the caller stop the batch between assets (see `BatchStopRequest`).
+    public var stopRequest: BatchStopRequest?
+    /// Called with each stale rendition path removed by `prune`, relative to the output.
+    public var onPrune: (@Sendable (String) -> Void)?
+    /// Whether `run()` returns every entry in the manifest it gives back (the default) or only
+    /// its summary and `ignored` list, `assets` left empty (the entries are in manifest.json):
+    /// the CLI's choice, so a large batch does not hold a second copy of every entry at its
+    /// end.
+    public var returnsEntries = true
+    /// Called once when the batch starts waiting for another run's lock.
+    public var onLockWait: (@Sendable () -> Void)?
     /// Called on the batch's task after each asset.
     public var onProgress: (@Sendable (BatchProgress) -> Void)?
     /// Called once for each asset that failed.
@@ -70,8 +111,23 @@ public struct Batch: Sendable {
     public static let motionPosterRole = AssetProcessor.motionPosterRole
 
     /// Output path of a rendition, relative to the output folder: `<source>.<role>.<ext>`.
+    /// When that file name would pass NAME_MAX (255 bytes), the source's name is cut at a
+    /// character boundary and `~` plus 16 hex digits of its SHA-256 are added, so long names
+    /// still convert and two long names never share an output.
     public static func renditionPath(source: String, role: String, format: RenditionFormat) -> String {
-        "\(source).\(role).\(format.fileExtension)"
+        let suffix = ".\(role).\(format.fileExtension)"
+        let slash = source.lastIndex(of: "/")
+        let folder = slash.map { String(source[...$0]) } ?? ""
+        let name = slash.map { String(source[source.index(after: $0)...]) } ?? source
+        guard name.utf8.count + suffix.utf8.count > AtomicFile.nameMax else { return source + suffix }
+        let tag = "~" + ContentDigest.sha256(Array(name.utf8)).prefix(16)
+        let budget = AtomicFile.nameMax - suffix.utf8.count - tag.utf8.count
+        var kept = ""
+        for character in name {
+            guard kept.utf8.count + String(character).utf8.count <= budget else { break }
+            kept.append(character)
+        }
+        return folder + kept + tag + suffix
     }
 
     /// Runs the batch and returns the manifest it wrote. Throws only `BatchError`s (nothing
@@ -80,25 +136,59 @@ public struct Batch: Sendable {
         let start = Date()
         // Roles become file names: a role like `../../x` must never reach the file system.
         if let problem = RenditionSpec.problem(in: options.renditions) { throw BatchError.invalidPreset(problem) }
-        let planned = try InputScanner.scan(inputs: inputs, output: output)
+        let scan = try InputScanner.scanReporting(inputs: inputs, output: output, followSymlinks: followSymlinks)
+        let planned = scan.planned
         try prepareOutputFolder()
+        // One writer per output folder (per shard), held until the manifest is written;
+        // checked writable before any input is probed or decoded.
+        let lock = try await OutputFolderLock.acquire(in: output, name: shard?.lockName ?? OutputFolderLock.fileName,
+                                                      wait: waitForLock, onWait: onLockWait)
+        defer { withExtendedLifetime(lock) {} }
+        try OutputFolderCheck.verifyWritable(output)
+        // Leftover temporary files are swept only by an unsharded run: a shard cannot tell
+        // another shard's file in progress from a leftover.
         if shard == nil { AtomicFile.removeLeftovers(in: output) }
         let manifestURL = output.appendingPathComponent(shard?.manifestName ?? Batch.manifestName)
+        let journalName = shard?.journalName ?? ManifestJournal.fileName
 
         var previous: [String: ManifestEntry] = [:]
-        if !force, let data = try? Data(contentsOf: manifestURL),
-           let manifest = try? Manifest.decode(data),
-           manifest.schemaVersion == Manifest.currentSchemaVersion,
-           manifest.preset == options.renditions {
-            for entry in manifest.assets { previous[entry.source] = entry }
+        // Every rendition an earlier run wrote and listed, whatever its preset: what `prune` may remove.
+        var earlierRenditions = Set<String>()
+        if let data = try? Data(contentsOf: manifestURL), let manifest = try? Manifest.decode(data),
+           manifest.schemaVersion == Manifest.currentSchemaVersion {
+            for entry in manifest.assets { earlierRenditions.formUnion(entry.renditions.compactMap(\.path)) }
+            if !force, manifest.preset == options.renditions {
+                for entry in manifest.assets { previous[entry.source] = entry }
+            }
+        }
+        // Entries an interrupted run finished after its last manifest: later lines win.
+        let replayed = force ? nil : ManifestJournal.replay(in: output, name: journalName, preset: options.renditions)
+        for entry in replayed ?? [] { previous[entry.source] = entry }
+        for entry in replayed ?? [] { earlierRenditions.formUnion(entry.renditions.compactMap(\.path)) }
+        let journal: ManifestJournal
+        do {
+            journal = try ManifestJournal.open(in: output, name: journalName, preset: options.renditions,
+                                               continuing: replayed != nil)
+        } catch {
+            throw BatchError.cannotWriteManifest(output.appendingPathComponent(journalName).path,
+                                                 reason: "\(error)")
         }
 
-        let probes = await Batch.probe(planned, jobs: jobs)
-        var units = LivePhotoPairer.units(probes)
-        if let shard { units = units.filter { shard.contains(probes[$0.primary].name) } }
-        var entries: [ManifestEntry?] = units.map { previous[probes[$0.primary].name] }
+        let units: [WorkUnit]
+        var entries: [ManifestEntry?]
+        // Each probe is handed to its unit's worker and dropped here, so it is freed once its
+        // file is processed rather than at the end of the batch.
+        var probes: [ProbedAsset?]
+        do {
+            let all = await Batch.probe(planned, jobs: jobs)
+            var mine = LivePhotoPairer.units(all)
+            if let shard { mine = mine.filter { shard.contains(all[$0.primary].name) } }
+            units = mine
+            entries = units.map { previous[all[$0.primary].name] }
+            probes = all
+        }
+        previous = [:]
         var progress = BatchProgress(done: 0, total: units.count, failed: 0, skipped: 0, elapsedSeconds: 0)
-        var lastCheckpoint = Date()
         let processor = AssetProcessor(options: options)
         let output = self.output
 
@@ -108,11 +198,12 @@ public struct Batch: Sendable {
         await withTaskCancellationHandler {
           await withTaskGroup(of: (Int, UnitOutcome).self) { group in
             var next = 0
+            let stopRequest = self.stopRequest
             func launch() {
-                guard next < units.count, !stop.isCancelled else { return }
+                guard next < units.count, stopRequest?.isRequested != true, !stop.isCancelled else { return }
                 let index = next, unit = units[index], earlier = entries[index]
                 next += 1
-                let work = Batch.Work(unit: unit, probes: probes)
+                guard let work = Batch.Work(unit: unit, taking: &probes) else { return launch() }
                 group.addTask {
                     let outcome = await BlockingWork.run {
                         stop.install { Batch.convert(work, earlier: earlier, processor: processor, output: output) }
@@ -124,8 +215,7 @@ public struct Batch: Sendable {
             while let (index, outcome) = await group.next() {
                 let entry = outcome.entry
                 if entry.error?.reason == .cancelled {
-                    // Not the file's fault: keep what the earlier manifest said, if anything.
-                    entries[index] = previous[probes[units[index].primary].name]
+                    // Not the file's fault: its slot keeps what the earlier manifest said, if anything.
                     continue
                 }
                 entries[index] = entry
@@ -133,6 +223,7 @@ public struct Batch: Sendable {
                 if outcome.skipped {
                     progress.skipped += 1
                 } else {
+                    journal.append(entry)
                     onTimings?(entry.source, outcome.timings)
                 }
                 if let error = entry.error {
@@ -142,11 +233,6 @@ public struct Batch: Sendable {
                 }
                 progress.elapsedSeconds = Date().timeIntervalSince(start)
                 onProgress?(progress)
-                if Date().timeIntervalSince(lastCheckpoint) >= Defaults.manifestCheckpointInterval {
-                    lastCheckpoint = Date()
-                    let partial = makeManifest(entries.compactMap { $0 }, progress: progress)
-                    try? AtomicFile.write(partial.encoded(), to: manifestURL)
-                }
                 launch()
             }
           }
@@ -155,13 +241,30 @@ public struct Batch: Sendable {
         }
 
         progress.elapsedSeconds = Date().timeIntervalSince(start)
-        let manifest = makeManifest(entries.compactMap { $0 }, progress: progress)
+        let outline = makeManifest(entries, ignored: scan.ignored, progress: progress)
         do {
-            try AtomicFile.write(try manifest.encoded(), to: manifestURL)
+            // Compaction: the whole manifest once, streamed entry by entry from the batch's
+            // own list (no second copy of the entries); then the journal goes.
+            try AtomicFile.write(to: manifestURL.lastPathComponent, under: output) { sink in
+                try Manifest.encode(outline: outline, assets: entries.lazy.compactMap { $0 }) { piece in
+                    try sink.write(piece)
+                }
+            }
         } catch {
             throw BatchError.cannotWriteManifest(manifestURL.path, reason: "\(error)")
         }
+        journal.remove()
         if stop.isCancelled { throw BatchError.cancelled(done: progress.done, total: units.count) }
+        if prune, stopRequest?.isRequested != true {
+            var kept = Set<String>()
+            for entry in entries { if let entry { kept.formUnion(entry.renditions.compactMap(\.path)) } }
+            for path in earlierRenditions.subtracting(kept).sorted() where AtomicFile.removeStale(path, under: output) {
+                onPrune?(path)
+            }
+        }
+        guard returnsEntries else { return outline }
+        var manifest = outline
+        manifest.assets = entries.compactMap { $0 }
         return manifest
     }
 
@@ -193,23 +296,34 @@ public struct Batch: Sendable {
             guard isDirectory.boolValue else { throw BatchError.outputNotADirectory(output.path) }
             return
         }
-        do {
-            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        } catch {
-            throw BatchError.cannotCreateOutput(output.path, reason: error.localizedDescription)
+        // mkdir per component, so the reason is the system's own (read-only, not a folder, …).
+        var path = ""
+        for component in output.standardizedFileURL.path.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o755) != 0 && errno != EEXIST {
+                throw BatchError.cannotCreateOutput(output.path, reason: String(cString: strerror(errno)))
+            }
         }
     }
 
-    private func makeManifest(_ entries: [ManifestEntry], progress: BatchProgress) -> Manifest {
-        let failed = entries.filter { $0.error != nil }.count
+    /// The manifest's summary and lists, with `assets` left empty (the entries are streamed
+    /// into the file, and returned only when `returnsEntries`).
+    private func makeManifest(_ entries: [ManifestEntry?], ignored: [IgnoredInput], progress: BatchProgress) -> Manifest {
+        var count = 0, failed = 0
+        for entry in entries {
+            guard let entry else { continue }
+            count += 1
+            if entry.error != nil { failed += 1 }
+        }
         let processed = progress.done - progress.skipped
         let summary = ManifestSummary(
-            assets: entries.count, succeeded: entries.count - failed, failed: failed,
+            assets: count, succeeded: count - failed, failed: failed,
             processed: processed, skipped: progress.skipped,
             elapsedSeconds: (progress.elapsedSeconds * 1000).rounded() / 1000,
             assetsPerSecond: progress.elapsedSeconds > 0
                 ? (Double(processed) / progress.elapsedSeconds * 100).rounded() / 100 : 0)
-        return Manifest(generator: Version.generator, preset: options.renditions, assets: entries, summary: summary)
+        return Manifest(generator: Version.generator, preset: options.renditions, assets: [],
+                        ignored: ignored, summary: summary)
     }
 
     /// What converting one work unit gave: its entry, whether the earlier entry was reused,
@@ -226,10 +340,18 @@ public struct Batch: Sendable {
         var primary: ProbedAsset
         var motion: ProbedAsset?
 
-        init(unit: WorkUnit, probes: [ProbedAsset]) {
+        /// Takes the unit's probes out of the batch's list (nil if they were already taken).
+        init?(unit: WorkUnit, taking probes: inout [ProbedAsset?]) {
+            guard let primary = probes[unit.primary] else { return nil }
             self.unit = unit
-            primary = probes[unit.primary]
-            if case .livePhoto(_, let motion, _) = unit { self.motion = probes[motion] } else { motion = nil }
+            self.primary = primary
+            probes[unit.primary] = nil
+            if case .livePhoto(_, let motion, _) = unit {
+                self.motion = probes[motion]
+                probes[motion] = nil
+            } else {
+                motion = nil
+            }
         }
     }
 
@@ -237,6 +359,10 @@ public struct Batch: Sendable {
     /// nothing changed, otherwise process (a Live Photo's still and movie together) and write
     /// the renditions.
     static func convert(_ work: Work, earlier: ManifestEntry?, processor: AssetProcessor, output: URL) -> UnitOutcome {
+        defer {
+            work.primary.closeAfterProcessing()
+            work.motion?.closeAfterProcessing()
+        }
         var clock = StageClock()
         let probe = work.primary
         let content: SourceFile
@@ -290,7 +416,7 @@ public struct Batch: Sendable {
             let rendition = entry.renditions[index]
             let path = renditionPath(source: entry.source, role: rendition.role, format: rendition.format)
             do {
-                try AtomicFile.write(rendition.data, to: output.appendingPathComponent(path))
+                try AtomicFile.write(rendition.data, to: path, under: output)
             } catch {
                 entry.renditions = []
                 entry.error = AssetError(file: entry.source, stage: .write, reason: .writeFailed, message: "\(error)")
@@ -308,15 +434,14 @@ public struct Batch: Sendable {
         let current = Set(entry.renditions.compactMap(\.path))
         for old in earlier?.renditions ?? [] {
             guard let path = old.path, !current.contains(path) else { continue }
-            unlink(output.appendingPathComponent(path).path)
+            AtomicFile.remove(path, under: output)
         }
     }
 
     private static func renditionsPresent(_ entry: ManifestEntry, in output: URL) -> Bool {
         entry.renditions.allSatisfy { record in
-            var info = stat()
             guard let path = record.path else { return false }
-            return stat(output.appendingPathComponent(path).path, &info) == 0 && Int(info.st_size) == record.bytes
+            return AtomicFile.size(of: path, under: output) == record.bytes
         }
     }
 }

@@ -12,6 +12,10 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     case outputNotADirectory(String)
     case cannotCreateOutput(String, reason: String)
     case cannotWriteManifest(String, reason: String)
+    /// Another run holds the output folder's lock (`.journal-media.lock`).
+    case outputLocked(String)
+    /// Nothing can be written in the output folder (read-only, no permission, full).
+    case outputNotWritable(String, reason: String)
     /// The rendition specs cannot be used (a role that is not a plain name, a box or quality
     /// out of range): nothing is written.
     case invalidPreset(String)
@@ -27,15 +31,19 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .outputNotADirectory(let path): "output \(path) exists and is not a folder"
         case .cannotCreateOutput(let path, let reason): "cannot create output folder \(path): \(reason)"
         case .cannotWriteManifest(let path, let reason): "cannot write \(path): \(reason)"
+        case .outputLocked(let path): "output folder \(path) is in use by another journal-media run (it holds \(path)/.journal-media.lock); wait for it to finish, or pass --wait to queue behind it"
+        case .outputNotWritable(let path, let reason): "output folder \(path) is not writable: \(reason)"
         case .invalidPreset(let problem): "invalid preset: \(problem)"
         case .cancelled(let done, let total): "cancelled after \(done) of \(total) assets"
         }
     }
 
-    /// True for mistakes in what was asked (exit status 2), false for I/O failures.
+    /// True when the batch could not start (exit status 2: a mistake in what was asked, an
+    /// output folder that cannot be created, written or locked), false when it ran but its
+    /// manifest could not be written.
     public var isUsageError: Bool {
         switch self {
-        case .cannotWriteManifest, .cannotCreateOutput, .cancelled: false
+        case .cannotWriteManifest, .cancelled: false
         default: true
         }
     }

@@ -30,6 +30,11 @@ public struct BatchShard: Sendable, Equatable, CustomStringConvertible {
 
     /// The manifest file this shard writes.
     public var manifestName: String { "manifest.shard-\(index)-of-\(count).json" }
+    /// The lock this shard takes in the output folder: its own, so the N shards of a job can
+    /// write into one shared folder at once, while two runs of the same shard cannot.
+    public var lockName: String { ".journal-media.shard-\(index)-of-\(count).lock" }
+    /// This shard's checkpoint journal beside its manifest.
+    public var journalName: String { ".manifest.shard-\(index)-of-\(count).journal.jsonl" }
 
     /// Whether the unit whose primary file has `relativePath` belongs to this shard.
     public func contains(_ relativePath: String) -> Bool {

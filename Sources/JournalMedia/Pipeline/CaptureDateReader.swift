@@ -23,14 +23,20 @@ public struct Inspection: Sendable {
         self.source = source
     }
 
-    /// The `inspect` line: one JSON object, keys in the documented order, unknown values as
-    /// `null`; `source` is the path as the user named it.
+    /// The `inspect` line (Schemas/inspect-line.v1.json): one JSON object, keys in the
+    /// documented order, unknown values as `null`; `source` is the path as the user named it.
     public func jsonLine(source name: String) -> String {
         func quoted(_ s: String?) -> String { s.map { "\"\(JSONText.escape($0))\"" } ?? "null" }
-        let errorJSON = error.map { "{\"stage\":\"\($0.stage.rawValue)\",\"message\":\(quoted($0.message))}" } ?? "null"
+        let errorJSON = error.map {
+            "{\"stage\":\"\($0.stage.rawValue)\",\"reason\":\"\($0.reason.rawValue)\",\"message\":\(quoted($0.message))}"
+        } ?? "null"
+        let duration = durationSeconds.flatMap { $0.isFinite ? String(format: "%.3f", $0) : nil }
+            .map { $0.replacingOccurrences(of: #"\.?0+$"#, with: "", options: .regularExpression) }
         return "{\"source\":\(quoted(name)),\"format\":\(quoted(format?.rawValue)),"
             + "\"mediaType\":\(quoted(format?.mediaType)),\"bytes\":\(bytes.map(String.init) ?? "null"),"
-            + "\"captureDate\":\(captureDate?.json ?? "null"),\"error\":\(errorJSON)}"
+            + "\"captureDate\":\(captureDate?.json ?? "null"),"
+            + "\"contentIdentifier\":\(quoted(contentIdentifier)),\"durationSeconds\":\(duration ?? "null"),"
+            + "\"error\":\(errorJSON)}"
     }
 }
 

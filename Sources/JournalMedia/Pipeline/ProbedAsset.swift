@@ -30,7 +30,8 @@ public final class ProbedAsset: @unchecked Sendable {
     public let captureDate: CaptureDate?
     public let contentIdentifier: String?
     public let durationSeconds: Double?
-    /// Why the file could not be opened (`read`) or recognised (`sniff`); nil when it was.
+    /// Why the file could not be opened (`read`), recognised (`sniff`), or trusted (`probe`:
+    /// a still whose container declares more bytes than the file holds); nil otherwise.
     public let error: AssetError?
 
     /// Where every later read comes from (nil when the open failed, or while detached).
@@ -58,7 +59,10 @@ public final class ProbedAsset: @unchecked Sendable {
     /// - Parameter keepMediaOpen: for movies and audio, open libav fully (streams probed) and
     ///   keep the open for the processor; false when many probes are made before any is
     ///   processed (a batch pairing Live Photos): only the container header is read then.
-    public static func open(_ url: URL, name: String? = nil, keepMediaOpen: Bool = true) -> ProbedAsset {
+    /// - Parameter maxPixels: for movies, libavcodec's allocation cap while probing streams
+    ///   (see `MediaFile`); pass the processor's `ProcessingOptions.maxPixels`.
+    public static func open(_ url: URL, name: String? = nil, keepMediaOpen: Bool = true,
+                            maxPixels: Int = Defaults.maxPixels) -> ProbedAsset {
         let name = name ?? url.path
         let file: FileBytes
         switch RegularFile.open(url.path) {
@@ -67,14 +71,15 @@ public final class ProbedAsset: @unchecked Sendable {
             return ProbedAsset(name: name, url: url, input: nil, size: nil, modified: nil, format: nil, metadata: nil,
                                media: nil, error: AssetError(file: name, stage: .read, message: error.message))
         }
-        return probe(file, name: name, url: url, modified: file.modified, keepMediaOpen: keepMediaOpen)
+        return probe(file, name: name, url: url, modified: file.modified, keepMediaOpen: keepMediaOpen,
+                     maxPixels: maxPixels)
     }
 
     /// Probes bytes already in memory (an upload). `name` is the original file name, which
     /// file-name dates read; `modified` stands in for the file's modification time.
-    public convenience init(data: [UInt8], name: String, modified: Double? = nil) {
+    public convenience init(data: [UInt8], name: String, modified: Double? = nil, maxPixels: Int = Defaults.maxPixels) {
         let probed = ProbedAsset.probe(MemoryBytes(bytes: data), name: name, url: nil, modified: modified,
-                                       keepMediaOpen: true)
+                                       keepMediaOpen: true, maxPixels: maxPixels)
         self.init(name: name, url: nil, input: probed.input, size: probed.size, modified: modified,
                   format: probed.format, metadata: HeaderMetadata(captureDate: probed.captureDate,
                                                                   contentIdentifier: probed.contentIdentifier,
@@ -83,7 +88,7 @@ public final class ProbedAsset: @unchecked Sendable {
     }
 
     private static func probe(_ input: any ByteSource, name: String, url: URL?, modified: Double?,
-                              keepMediaOpen: Bool) -> ProbedAsset {
+                              keepMediaOpen: Bool, maxPixels: Int) -> ProbedAsset {
         let fileName = url?.lastPathComponent ?? (name as NSString).lastPathComponent
         func made(format: SourceFormat?, metadata: HeaderMetadata?, media: Result<MediaFile, AssetError>? = nil,
                   error: AssetError?) -> ProbedAsset {
@@ -100,12 +105,18 @@ public final class ProbedAsset: @unchecked Sendable {
                 message: "unsupported or unrecognised format (not a media file this toolkit reads)"))
         }
         if format.isImage {
+            // Declared sizes the file cannot hold are refused before any decoder sees them
+            // (decoders allocate what headers declare). The metadata walk below bounds its
+            // own reads, so the capture date is still reported.
+            let overrun = ContainerBounds.check(input, format: format).map {
+                AssetError(file: name, stage: .probe, reason: .truncated, message: $0.message)
+            }
             let metadata = HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified)
-            return made(format: format, metadata: metadata, error: nil)
+            return made(format: format, metadata: metadata, error: overrun)
         }
         if keepMediaOpen {
             let media: Result<MediaFile, AssetError>
-            do throws(AssetError) { media = .success(try MediaFile(input: input, name: name)) } catch {
+            do throws(AssetError) { media = .success(try MediaFile(input: input, name: name, maxPixels: maxPixels)) } catch {
                 media = .failure(error)
             }
             let opened = try? media.get()
@@ -121,19 +132,36 @@ public final class ProbedAsset: @unchecked Sendable {
     }
 
     /// The movie's or audio file's libav open: the probe's own when it kept one (handed over
-    /// once), else a new one through the same descriptor.
-    func takeMedia() throws(AssetError) -> MediaFile {
+    /// once) with a pixel cap no larger than `maxPixels`, else a new one through the same
+    /// descriptor, its decoders capped at `maxPixels`.
+    /// `timeLimit` bounds the open and each poster candidate (libav's interrupt callback).
+    func takeMedia(maxPixels: Int = Defaults.maxPixels,
+                   timeLimit: Double = Defaults.decodeTimeoutSeconds) throws(AssetError) -> MediaFile {
         if let media {
             self.media = nil
-            return try media.get()
+            if case .success(let kept) = media, kept.maxPixels > maxPixels {
+                return try MediaFile(input: try openInput(), name: name, maxPixels: maxPixels, timeLimit: timeLimit)
+            }
+            let kept = try media.get()
+            kept.timeLimit = timeLimit
+            return kept
         }
-        return try MediaFile(input: try openInput(), name: name)
+        return try MediaFile(input: try openInput(), name: name, maxPixels: maxPixels, timeLimit: timeLimit)
     }
 
     /// Closes the file after probing (a batch larger than its descriptor budget); the next
     /// read reopens it by path and fails if its size or modification time changed meanwhile.
     func detach() {
         guard url != nil, error == nil else { return }
+        input = nil
+        media = nil
+    }
+
+    /// Closes the descriptor (and any libav open) once the batch has processed the file,
+    /// so a batch never holds more descriptors than its budget: a probe reopened by path
+    /// after `detach()` used to keep its new descriptor to the end of the run, and a batch
+    /// larger than the budget ran out of descriptors 256 files later.
+    func closeAfterProcessing() {
         input = nil
         media = nil
     }

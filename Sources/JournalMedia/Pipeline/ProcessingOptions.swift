@@ -13,15 +13,32 @@ public struct ProcessingOptions: Sendable, Equatable {
     /// Largest still image file read into memory, from `fstat` before reading. Defaults to
     /// `Defaults.maxBytes`; movies and audio are streamed and not bound by it.
     public var maxBytes: Int
+    /// Longest one decode may take, in seconds (wall clock); past it the asset fails with
+    /// reason `timeout`. Defaults to `Defaults.decodeTimeoutSeconds`.
+    public var timeoutSeconds: Double
     /// Compute `colors` and the ThumbHash `placeholder` from the decoded image (on by default;
     /// a few milliseconds per asset).
     public var analyzeColors: Bool
+    /// Notification movies: a video longer than fits in 50 MB at the attachment bitrate is cut
+    /// to its first this many seconds. Defaults to `Defaults.notificationClipSeconds`. Used
+    /// only when the renditions include the `notification` role.
+    public var notificationClipSeconds: Double
+    /// Also make an audio attachment (M4A AAC, ≤ 5 MB) from audio files; off by default.
+    public var notificationAudio: Bool
 
     public init(renditions: [RenditionSpec] = Defaults.renditions, maxPixels: Int = Defaults.maxPixels,
-                maxBytes: Int = Defaults.maxBytes, analyzeColors: Bool = true) {
+                maxBytes: Int = Defaults.maxBytes, timeoutSeconds: Double = Defaults.decodeTimeoutSeconds,
+                analyzeColors: Bool = true,
+                notificationClipSeconds: Double = Defaults.notificationClipSeconds, notificationAudio: Bool = false) {
         self.renditions = renditions
         self.maxPixels = maxPixels
         self.maxBytes = maxBytes
+        self.timeoutSeconds = timeoutSeconds
         self.analyzeColors = analyzeColors
+        self.notificationClipSeconds = notificationClipSeconds
+        self.notificationAudio = notificationAudio
     }
+
+    /// The `notification` spec among the renditions, if any.
+    public var notificationSpec: RenditionSpec? { renditions.first(where: \.isNotification) }
 }

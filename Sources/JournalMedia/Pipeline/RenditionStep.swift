@@ -29,7 +29,8 @@ public enum RenditionStep {
             }
             result.timings.analyze += clock.lap()
         }
-        for spec in specs {
+        // A source may have made a spec's rendition itself (an animation's GIF attachment).
+        for spec in specs where !result.renditions.contains(where: { $0.role == spec.role }) {
             try DecodeGuard.checkCurrent(file: name, stage: .encode)
             do throws(VipsError) {
                 result.renditions.append(try RenditionRenderer.render(

@@ -26,11 +26,15 @@ public final class DecodeGuard: Sendable {
     private let expiry: UInt64?
     /// The deadline as given, for messages.
     public let deadlineSeconds: Double?
+    /// An enclosing guard (the caller's) whose stop also stops this one: a per-decode
+    /// deadline inside a cancellable request.
+    public let parent: DecodeGuard?
 
-    /// A guard that stops on `cancel()`, and also once `deadlineSeconds` (from now) have
-    /// passed when given.
-    public init(deadlineSeconds: Double? = nil) {
+    /// A guard that stops on `cancel()`, once `deadlineSeconds` (from now) have passed when
+    /// given, and whenever `parent` says stop.
+    public init(deadlineSeconds: Double? = nil, parent: DecodeGuard? = nil) {
         self.deadlineSeconds = deadlineSeconds
+        self.parent = parent
         if let deadlineSeconds, deadlineSeconds.isFinite {
             expiry = Self.monotonicNow() &+ UInt64(max(0, deadlineSeconds) * 1e9)
         } else {
@@ -48,7 +52,7 @@ public final class DecodeGuard: Sendable {
     public var stopReason: StopReason? {
         if isCancelled { return .cancelled }
         if let expiry, Self.monotonicNow() >= expiry { return .deadline }
-        return nil
+        return parent?.stopReason
     }
 
     public var shouldStop: Bool { stopReason != nil }

@@ -2,8 +2,8 @@
 package struct HEIFBox {
     package var type: String
     /// Offset of the box's content (after size, type and any 64-bit size).
-    var content: Int
-    var end: Int
+    package var content: Int
+    package var end: Int
 }
 
 /// The `meta` box of a HEIF/AVIF file (ISO/IEC 14496-12 and 23008-12): which item is the
@@ -17,7 +17,7 @@ package struct HEIFBox {
 /// coded image data is read only when `bytes(of:limit:)` asks for an item. Every read is
 /// bounds-checked: malformed input yields fewer items, never a trap.
 package struct HEIFMeta<Source: ByteSource> {
-    typealias Box = HEIFBox
+    package typealias Box = HEIFBox
 
     /// Where an item's bytes are: in the file (construction method 0) or in `idat` (1).
     struct Location {
@@ -125,8 +125,33 @@ package struct HEIFMeta<Source: ByteSource> {
         return result.isEmpty ? nil : result
     }
 
+    /// The first item extent that lies (partly) outside the file or its `idat`: the item, the
+    /// extent's absolute start and its declared length; nil when every extent fits. Items in
+    /// other files (`dref`) and construction methods other than 0 and 1 are not checked.
+    /// Costs nothing beyond the parse (the locations are already in memory).
+    package func extentOutsideFile() -> (item: Int, start: Int, length: Int)? {
+        for (item, location) in locations.sorted(by: { $0.key < $1.key }) where location.inThisFile {
+            var origin = location.baseOffset
+            var end = source.size
+            if location.constructionMethod == 1 {
+                guard let idat else { return (item, origin, location.extents.first?.length ?? 0) }
+                origin += idat.content
+                end = idat.end
+            } else if location.constructionMethod != 0 {
+                continue
+            }
+            for extent in location.extents {
+                let (start, overflow) = origin.addingReportingOverflow(extent.offset)
+                guard !overflow, start >= 0, start <= end, extent.length <= end - start else {
+                    return (item, overflow ? Int.max : start, extent.length)
+                }
+            }
+        }
+        return nil
+    }
+
     /// The boxes between `from` and `to` (at most `limit`); stops at the first malformed one.
-    static func children(in source: Source, from start: Int, to end: Int, limit: Int = 4_096) -> [Box] {
+    package static func children(in source: Source, from start: Int, to end: Int, limit: Int = 4_096) -> [Box] {
         var boxes: [Box] = []
         var offset = start
         while boxes.count < limit, offset >= 0, offset + 8 <= end, let size32 = source.uint32BE(offset),

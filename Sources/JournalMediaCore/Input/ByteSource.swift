@@ -30,7 +30,7 @@ extension ByteSource {
         read(offset, 4).map { Int($0[3]) << 24 | Int($0[2]) << 16 | Int($0[1]) << 8 | Int($0[0]) }
     }
 
-    func uint64BE(_ offset: Int) -> Int? {
+    package func uint64BE(_ offset: Int) -> Int? {
         guard let high = uint32BE(offset), let low = uint32BE(offset + 4), high < 0x7FFF_FFFF else { return nil }
         return high << 32 | low
     }

@@ -13,6 +13,9 @@ public struct Rendition: Codable, Sendable, Equatable {
     public var bytes: Int
     /// The encoded file; emptied once it is written (not part of the JSON).
     public var data: [UInt8]
+    /// For notification attachments only (role `notification…`): type hint, Apple's limit,
+    /// thumbnail clipping rectangle and time. The key is absent on other renditions.
+    public var attachment: NotificationAttachment?
 
     public init(role: String, format: RenditionFormat, width: Int, height: Int, data: [UInt8]) {
         self.role = role
@@ -24,7 +27,7 @@ public struct Rendition: Codable, Sendable, Equatable {
         self.path = nil
     }
 
-    private enum CodingKeys: String, CodingKey { case role, path, format, width, height, bytes }
+    private enum CodingKeys: String, CodingKey { case role, path, format, width, height, bytes, attachment }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -34,6 +37,7 @@ public struct Rendition: Codable, Sendable, Equatable {
         width = try c.decode(Int.self, forKey: .width)
         height = try c.decode(Int.self, forKey: .height)
         bytes = try c.decode(Int.self, forKey: .bytes)
+        attachment = try c.decodeIfPresent(NotificationAttachment.self, forKey: .attachment)
         data = []
     }
 }

@@ -9,12 +9,31 @@ public enum Defaults {
         RenditionSpec(role: "fallback", format: .jpeg, formatWhenTransparent: .png, width: 1600, quality: 85),
     ]
 
+    /// The notification attachment (`--notification`, or a preset spec with role
+    /// `notification`; off by default): JPEG q85 fitting 1024×1024, PNG when the source has
+    /// real transparency, always under Apple's 10 MB image limit (quality lowered, then size).
+    /// Movies and Live Photos also get an MP4 (`notificationVideoMaxSide`,
+    /// `notificationClipSeconds`), animations a GIF, audio its cover (and a clip on request).
+    public static let notificationRendition = RenditionSpec(
+        role: RenditionSpec.notificationRole, format: .jpeg, formatWhenTransparent: .png, width: 1024, quality: 85)
+
+    /// Longest side of a notification movie (MP4, H.264), in pixels.
+    public static let notificationVideoMaxSide = 1280
+
+    /// A video too long for a whole-video attachment at the sensible bitrate is cut to its
+    /// first this many seconds.
+    public static let notificationClipSeconds: Double = 15
+
     /// Largest source accepted, in pixels (width × height from the header, checked before decoding).
     public static let maxPixels = 100_000_000
 
     /// Largest still image file read into memory, in bytes (checked from `fstat` before
     /// reading). Movies and audio are streamed and not bound by it.
     public static let maxBytes = 512 * 1024 * 1024
+
+    /// Longest one asset's decode may take, in seconds of wall-clock time (libvips' kill flag
+    /// for stills, vector drawings and PDFs; libav's interrupt callback for movies and audio).
+    public static let decodeTimeoutSeconds: Double = 10
 
     /// Largest rendition side a preset may ask for.
     public static let maxRenditionSide = 10_000
@@ -25,6 +44,9 @@ public enum Defaults {
     /// A PNG, WebP or GIF with real transparency and no side longer than this is an `icon`.
     public static let iconMaximumSide = 1_024
 
-    /// How often a running batch rewrites its manifest so a killed run can resume, in seconds.
-    public static let manifestCheckpointInterval: Double = 2
+    /// A running batch appends each finished entry to its journal at once (a killed process
+    /// loses none) and flushes the journal to disk (`fdatasync`) at most this often, in
+    /// seconds, or after `journalSyncEntries` entries, whichever comes first.
+    public static let journalSyncInterval: Double = 2
+    public static let journalSyncEntries = 1_000
 }

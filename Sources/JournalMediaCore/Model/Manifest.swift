@@ -11,23 +11,87 @@ public struct Manifest: Codable, Sendable {
     /// The rendition specs every asset was processed with; a re-run with other specs redoes all.
     public var preset: [RenditionSpec]
     public var assets: [ManifestEntry]
+    /// What the input folders held that was not converted, with why (added in schema 1
+    /// without a version change: readers of older manifests see an empty list).
+    public var ignored: [IgnoredInput]
     public var summary: ManifestSummary
 
-    public init(generator: String, preset: [RenditionSpec], assets: [ManifestEntry], summary: ManifestSummary) {
+    public init(generator: String, preset: [RenditionSpec], assets: [ManifestEntry],
+                ignored: [IgnoredInput] = [], summary: ManifestSummary) {
         self.schemaVersion = Manifest.currentSchemaVersion
         self.generator = generator
         self.preset = preset
         self.assets = assets
+        self.ignored = ignored
         self.summary = summary
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case schemaVersion, generator, preset, assets, ignored, summary
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+        generator = try container.decode(String.self, forKey: .generator)
+        preset = try container.decode([RenditionSpec].self, forKey: .preset)
+        assets = try container.decode([ManifestEntry].self, forKey: .assets)
+        ignored = try container.decodeIfPresent([IgnoredInput].self, forKey: .ignored) ?? []
+        summary = try container.decode(ManifestSummary.self, forKey: .summary)
     }
 
     /// JSON as written to disk: pretty, keys sorted, slashes unescaped.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
+        var data = try Manifest.prettyEncoder().encode(self)
         data.append(0x0A)
         return data
+    }
+
+    /// The same bytes as `encoded()`, handed to `emit` in pieces: the text around the asset
+    /// list, then one asset at a time, so writing a manifest of N assets holds one encoded
+    /// entry in memory rather than the whole document. Used for the manifest a batch writes
+    /// at its end; linear in the number of assets.
+    public func encode(streamingTo emit: (Data) throws -> Void) throws {
+        try Manifest.encode(outline: self, assets: assets, emit)
+    }
+
+    /// `outline` (its own `assets` ignored) with `assets` in its asset list, streamed as
+    /// `encode(streamingTo:)` does: lets a batch write its entries from its own list.
+    public static func encode(outline shell: Manifest, assets: some Collection<ManifestEntry>,
+                              _ emit: (Data) throws -> Void) throws {
+        let encoder = Manifest.prettyEncoder()
+        var shell = shell
+        shell.assets = []
+        var outline = try encoder.encode(shell)
+        outline.append(0x0A)
+        // Keys are sorted, so the empty asset list appears once, at the top level, spelled
+        // as the pretty printer spells an empty array at depth one.
+        let empty = Data("\"assets\" : [\n\n  ]".utf8)
+        guard !assets.isEmpty else { return try emit(outline) }
+        guard let slot = outline.range(of: empty) else {
+            shell.assets = Array(assets)
+            return try emit(try shell.encoded())
+        }
+        try emit(outline[..<slot.lowerBound] + Data("\"assets\" : [".utf8))
+        for (index, entry) in assets.enumerated() {
+            var piece = Data(index == 0 ? "\n".utf8 : ",\n".utf8)
+            // An entry sits at depth two: every non-empty line moves right by four spaces
+            // (JSON strings never hold a raw line break, so lines are the printer's own).
+            let lines = try encoder.encode(entry).split(separator: 0x0A, omittingEmptySubsequences: false)
+            for (lineIndex, line) in lines.enumerated() {
+                if lineIndex > 0 { piece.append(0x0A) }
+                if !line.isEmpty { piece.append(contentsOf: [0x20, 0x20, 0x20, 0x20]) }
+                piece.append(contentsOf: line)
+            }
+            try emit(piece)
+        }
+        try emit(Data("\n  ]".utf8) + outline[slot.upperBound...])
+    }
+
+    static func prettyEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
     }
 
     public static func decode(_ data: Data) throws -> Manifest {

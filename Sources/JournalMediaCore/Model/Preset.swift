@@ -9,7 +9,7 @@ import Foundation
 public enum Preset {
     /// Keys a rendition spec accepts.
     public static let specKeys = ["role", "format", "formatWhenTransparent", "width", "height", "fit", "quality",
-                                  "effort", "chromaSubsampling", "progressive", "compression"]
+                                  "effort", "chromaSubsampling", "progressive", "compression", "maxBytes"]
 
     /// The specs in `data`, validated as a whole (`RenditionSpec.problem(in:)`).
     public static func parse(_ data: Data) throws(PresetError) -> [RenditionSpec] {
@@ -71,19 +71,22 @@ public enum Preset {
             }
             return integer
         }
-        func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws(PresetError) -> T?
+        func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type,
+                                                        among accepted: [T]? = nil) throws(PresetError) -> T?
             where T.RawValue == String {
             guard let text = try string(key) else { return nil }
-            guard let value = T(rawValue: text) else {
+            let cases = accepted ?? Array(T.allCases)
+            guard let value = T(rawValue: text), cases.contains(where: { $0.rawValue == value.rawValue }) else {
                 throw PresetError(path: "\(path).\(key)", message: "\"\(text)\" is not accepted; accepted: "
-                                    + T.allCases.map(\.rawValue).joined(separator: ", "))
+                                    + cases.map(\.rawValue).joined(separator: ", "))
             }
             return value
         }
         guard let role = try string("role") else { throw PresetError(path: "\(path).role", message: "missing") }
-        guard let format = try choice("format", RenditionFormat.self) else {
+        let stills = RenditionFormat.stillFormats
+        guard let format = try choice("format", RenditionFormat.self, among: stills) else {
             throw PresetError(path: "\(path).format", message: "missing; accepted: "
-                                + RenditionFormat.allCases.map(\.rawValue).joined(separator: ", "))
+                                + stills.map(\.rawValue).joined(separator: ", "))
         }
         guard let width = try integer("width", 1...Defaults.maxRenditionSide) else {
             throw PresetError(path: "\(path).width", message: "missing")
@@ -96,13 +99,14 @@ public enum Preset {
             progressive = number.boolValue
         }
         var spec = RenditionSpec(
-            role: role, format: format, formatWhenTransparent: try choice("formatWhenTransparent", RenditionFormat.self),
+            role: role, format: format, formatWhenTransparent: try choice("formatWhenTransparent", RenditionFormat.self, among: stills),
             width: width, height: try integer("height", 1...Defaults.maxRenditionSide),
             fit: try choice("fit", RenditionFit.self) ?? .inside, quality: try integer("quality", 1...100))
-        spec.effort = try integer("effort", 0...6)
+        spec.effort = try integer("effort", format == .avif ? 0...9 : 0...6)
         spec.chromaSubsampling = try choice("chromaSubsampling", ChromaSubsampling.self)
         spec.progressive = progressive
         spec.compression = try integer("compression", 0...9)
+        spec.maxBytes = try integer("maxBytes", 1024...(1 << 30))
         return spec
     }
 }

@@ -1,6 +1,13 @@
-/// An output file format for a rendition.
+/// An output file format for a rendition. A preset names the still formats (`webp`, `jpeg`,
+/// `png`, `avif`); the others are made only as notification attachments (`gif` from animations,
+/// `mp4` from movies and Live Photos, `m4a`/`mp3` from audio).
 public enum RenditionFormat: String, Codable, Sendable, Hashable, CaseIterable {
-    case webp, jpeg, png
+    /// AVIF is written by libheif's AV1 encoder (libaom in Debian's build) through libvips'
+    /// `heifsave`: the smallest files, and the slowest encode of the still formats.
+    case webp, jpeg, png, avif, gif, mp4, m4a, mp3
+
+    /// The formats a preset's `format` and `formatWhenTransparent` accept.
+    public static let stillFormats: [RenditionFormat] = [.webp, .jpeg, .png, .avif]
 
     /// The file extension used for output paths.
     public var fileExtension: String {
@@ -8,18 +15,38 @@ public enum RenditionFormat: String, Codable, Sendable, Hashable, CaseIterable {
         case .webp: "webp"
         case .jpeg: "jpg"
         case .png: "png"
+        case .avif: "avif"
+        case .gif: "gif"
+        case .mp4: "mp4"
+        case .m4a: "m4a"
+        case .mp3: "mp3"
         }
     }
 
     /// Whether the format can carry an alpha channel.
-    public var carriesAlpha: Bool { self != .jpeg }
+    public var carriesAlpha: Bool { self == .webp || self == .png || self == .avif || self == .gif }
 
     /// The quality used when a spec does not name one (ignored for PNG, which is lossless).
     public var defaultQuality: Int {
         switch self {
         case .webp: 80
         case .jpeg: 85
-        case .png: 100
+        case .avif: 50
+        default: 100
+        }
+    }
+
+    /// The Uniform Type Identifier Apple's `UNNotificationAttachmentOptionsTypeHintKey` takes.
+    public var uniformTypeIdentifier: String {
+        switch self {
+        case .webp: "org.webmproject.webp"
+        case .jpeg: "public.jpeg"
+        case .png: "public.png"
+        case .avif: "public.avif"
+        case .gif: "com.compuserve.gif"
+        case .mp4: "public.mpeg-4"
+        case .m4a: "public.mpeg-4-audio"
+        case .mp3: "public.mp3"
         }
     }
 }
@@ -59,7 +86,7 @@ public struct RenditionSpec: Codable, Sendable, Hashable {
     public var fit: RenditionFit
     /// Encoder quality 1–100 (WebP and JPEG).
     public var quality: Int
-    /// WebP: encoder effort 0 (fastest) – 6 (smallest); nil: libvips' default, 4.
+    /// WebP: encoder effort 0 (fastest) – 6 (smallest); AVIF: 0 – 9; nil: libvips' default, 4.
     public var effort: Int?
     /// JPEG: chroma subsampling; nil: 4:2:0 (`on`).
     public var chromaSubsampling: ChromaSubsampling?
@@ -67,6 +94,22 @@ public struct RenditionSpec: Codable, Sendable, Hashable {
     public var progressive: Bool?
     /// PNG: zlib compression level 0–9; nil: libvips' default, 6.
     public var compression: Int?
+    /// Largest encoded size in bytes: the quality is lowered, then the size, until the file
+    /// fits. nil: no limit, except for the `notification` role, which always stays under
+    /// Apple's attachment limit (`NotificationLimits`).
+    public var maxBytes: Int?
+
+    /// The role of notification attachments (`UNNotificationAttachment`), off by default.
+    public static let notificationRole = "notification"
+
+    /// Whether this spec makes notification attachments (role `notification`).
+    public var isNotification: Bool { role == Self.notificationRole }
+
+    /// The byte limit the encoder must meet: `maxBytes`, and for a notification attachment
+    /// never more than Apple's limit for images.
+    public var byteLimit: Int? {
+        isNotification ? min(maxBytes ?? NotificationLimits.imageBytes, NotificationLimits.imageBytes) : maxBytes
+    }
 
     public init(
         role: String, format: RenditionFormat, formatWhenTransparent: RenditionFormat? = nil,
@@ -88,7 +131,7 @@ public struct RenditionSpec: Codable, Sendable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case role, format, formatWhenTransparent, width, height, fit, quality, effort, chromaSubsampling, progressive,
-             compression
+             compression, maxBytes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -107,6 +150,7 @@ public struct RenditionSpec: Codable, Sendable, Hashable {
         chromaSubsampling = try container.decodeIfPresent(ChromaSubsampling.self, forKey: .chromaSubsampling)
         progressive = try container.decodeIfPresent(Bool.self, forKey: .progressive)
         compression = try container.decodeIfPresent(Int.self, forKey: .compression)
+        maxBytes = try container.decodeIfPresent(Int.self, forKey: .maxBytes)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -123,6 +167,7 @@ public struct RenditionSpec: Codable, Sendable, Hashable {
         try container.encodeIfPresent(chromaSubsampling, forKey: .chromaSubsampling)
         try container.encodeIfPresent(progressive, forKey: .progressive)
         try container.encodeIfPresent(compression, forKey: .compression)
+        try container.encodeIfPresent(maxBytes, forKey: .maxBytes)
     }
 
     /// Checks a list of specs: at least one, unique well-formed roles, sane boxes and qualities.
@@ -143,6 +188,16 @@ public struct RenditionSpec: Codable, Sendable, Hashable {
             }
             if !(1...100).contains(spec.quality) {
                 return "rendition \(spec.role): quality must be 1–100"
+            }
+            let formats = [spec.format] + (spec.formatWhenTransparent.map { [$0] } ?? [])
+            if let other = formats.first(where: { !RenditionFormat.stillFormats.contains($0) }) {
+                return "rendition \(spec.role): format \(other.rawValue) is made only as a notification attachment"
+            }
+            if spec.isNotification, let other = formats.first(where: { $0 == .webp }) {
+                return "rendition \(spec.role): \(other.rawValue) is not an attachment format; use jpeg or png"
+            }
+            if let limit = spec.maxBytes, limit < 1024 {
+                return "rendition \(spec.role): maxBytes must be at least 1024"
             }
         }
         return nil

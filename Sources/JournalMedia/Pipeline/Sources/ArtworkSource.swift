@@ -6,8 +6,11 @@ import JournalMediaVideo
 /// Audio files with cover art (MP3, M4A, FLAC, Ogg): the embedded picture is decoded like a
 /// photo (`kind: artwork`); a file without one fails with reason `noArtwork`.
 ///
+/// With an audio attachment in the plan (`notificationAudio`), the same open file's sound is
+/// also encoded as an M4A notification attachment (AAC, ≤ 5 MB).
+///
 /// Made by the registry for sniffed audio formats. Costs the container open, one copy of the
-/// picture's bytes and its decode.
+/// picture's bytes and its decode (and the audio encode when asked for).
 public struct ArtworkSource: FileSource {
     let probe: ProbedAsset
 
@@ -19,16 +22,21 @@ public struct ArtworkSource: FileSource {
 
     public func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage {
         result.kind = .artwork
-        let cover = try probe.takeMedia().coverArt()
+        let media = try probe.takeMedia(maxPixels: plan.maxPixels, timeLimit: plan.timeoutSeconds)
+        let cover = try media.coverArt()
         guard let coverFormat = FormatSniffer.sniff(cover.bytes), coverFormat.isImage else {
             throw AssetError(file: probe.name, stage: .probe, reason: .noArtwork,
                              message: "the embedded artwork is not an image this toolkit reads")
         }
-        let decoded = cover.bytes.withUnsafeBytes { raw in
-            Result { () throws(AssetError) -> SourceImage in
-                try StillDecoding.decode(raw, format: coverFormat, name: probe.name, plan: plan, into: &result)
-            }
+        let image = try StillDecoding.decode(cover.bytes, format: coverFormat, name: probe.name, plan: plan, into: &result)
+        if let request = plan.audioAttachment {
+            let sound = try media.audioAttachment(request)
+            var rendition = Rendition(role: request.role, format: .m4a, width: image.width, height: image.height,
+                                      data: sound.data)
+            rendition.attachment = NotificationAttachment(uti: RenditionFormat.m4a.uniformTypeIdentifier,
+                                                          limitBytes: request.maxBytes)
+            result.renditions.append(rendition)
         }
-        return try decoded.get()
+        return image
     }
 }

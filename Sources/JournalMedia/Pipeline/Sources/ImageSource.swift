@@ -49,6 +49,23 @@ public struct SourceImage {
 public struct DecodePlan: Sendable {
     public let renditions: [RenditionSpec]
     public let maxPixels: Int
+    /// Longest the decode may take, in seconds; a source turns an overrun into `timeout`.
+    public let timeoutSeconds: Double
+    /// A movie notification attachment to encode from the same open movie (videos and Live
+    /// Photo motion, when the `notification` role is on); sources without a movie ignore it.
+    public var movieAttachment: MovieAttachmentRequest?
+    /// An audio notification attachment to encode from an audio file (when asked for).
+    public var audioAttachment: AudioAttachmentRequest?
+
+    public init(renditions: [RenditionSpec], maxPixels: Int = Defaults.maxPixels,
+                timeoutSeconds: Double = Defaults.decodeTimeoutSeconds,
+                movieAttachment: MovieAttachmentRequest? = nil, audioAttachment: AudioAttachmentRequest? = nil) {
+        self.renditions = renditions
+        self.maxPixels = maxPixels
+        self.timeoutSeconds = timeoutSeconds
+        self.movieAttachment = movieAttachment
+        self.audioAttachment = audioAttachment
+    }
 
     /// The size the single decode must reach for a source of `width`×`height`: the largest
     /// box any rendition needs.

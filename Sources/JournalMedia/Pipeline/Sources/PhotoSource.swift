@@ -26,12 +26,20 @@ public struct PhotoSource: FileSource {
             throw AssetError(file: name, stage: .sniff, reason: .unsupportedFormat, message: "not an image")
         }
         result.kind = .photo
-        let decoded = bytes.withUnsafeBytes { raw in
-            Result { () throws(AssetError) -> SourceImage in
-                try StillDecoding.decode(raw, format: format, name: name, plan: plan, into: &result)
+        let image = try StillDecoding.decode(bytes, format: format, name: name, plan: plan, into: &result)
+        if format == .gif || format == .webp, let spec = plan.renditions.first(where: \.isNotification),
+           let limit = spec.byteLimit {
+            // An animation's attachment is an animated GIF; a single frame, or one that
+            // cannot fit, is left to the rendition step as a still.
+            let animation = bytes.withUnsafeBytes { raw in
+                Result { () throws(VipsError) -> Rendition? in try AnimationAttachment.render(raw, spec: spec, limit: limit) }
+            }
+            do throws(VipsError) {
+                if let rendition = try animation.get() { result.renditions.append(rendition) }
+            } catch {
+                throw AssetError(file: name, stage: .encode, message: "\(spec.role): \(error.message)")
             }
         }
-        let image = try decoded.get()
         if StillDecoding.isIcon(format: format, width: image.width, height: image.height,
                                 transparent: image.decoded.hasRealTransparency) {
             result.kind = .icon
@@ -49,14 +57,20 @@ enum StillDecoding {
         return [.png, .webp, .gif].contains(format) && transparent && max(width, height) <= Defaults.iconMaximumSide
     }
 
-    /// Header, pixel limit, one decode; fills size and orientation into `result`.
-    static func decode(_ bytes: UnsafeRawBufferPointer, format: SourceFormat, name: String, plan: DecodePlan,
+    /// Header, pixel limit, one decode within `plan.timeoutSeconds`; fills size and
+    /// orientation into `result`. The decode runs on its own thread (`DeadlineThread`) under
+    /// its own `DecodeGuard` (the deadline; the caller's guard as parent), which
+    /// keeps `bytes` alive for as long as it runs, even past the deadline.
+    static func decode(_ bytes: [UInt8], format: SourceFormat, name: String, plan: DecodePlan,
                        into result: inout AssetResult) throws(AssetError) -> SourceImage {
         func fail(_ stage: ProcessingStage, _ reason: AssetErrorReason?, _ message: String) -> AssetError {
             AssetError(file: name, stage: stage, reason: reason, message: message)
         }
         let header: ImageHeader
-        do throws(VipsError) { header = try ImageHeaderReader.read(bytes, format: format) } catch {
+        let read = bytes.withUnsafeBytes { raw in
+            Result { () throws(VipsError) in try ImageHeaderReader.read(raw, format: format) }
+        }
+        do throws(VipsError) { header = try read.get() } catch {
             throw fail(.probe, nil, "cannot read the \(format.rawValue.uppercased()) header: \(error.message)")
         }
         result.width = header.displayWidth
@@ -68,10 +82,34 @@ enum StillDecoding {
         }
         let upscale = format.isVector
         let box = plan.box(width: header.displayWidth, height: header.displayHeight, upscale: upscale)
+        let wholeImage = WholeImageDecodeGate.isWholeImage(header)
+        WholeImageDecodeGate.enter(exclusive: wholeImage)
+        // One guard for this decode: its own deadline, and the caller's guard (cancellation,
+        // a request's deadline) as its parent.
+        let stop = DecodeGuard(deadlineSeconds: plan.timeoutSeconds, parent: DecodeGuard.current)
+        func stopped(_ reason: StopReason) -> AssetError {
+            if reason == .cancelled, let outer = DecodeGuard.current?.stopReason {
+                return DecodeGuard.current?.error(file: name, stage: .decode, reason: outer)
+                    ?? fail(.decode, .cancelled, "cancelled")
+            }
+            let limit = String(format: "%g", plan.timeoutSeconds)
+            return reason == .cancelled
+                ? fail(.decode, .cancelled, "cancelled")
+                : fail(.decode, .timeout, "decoding the \(format.rawValue.uppercased()) took longer than the "
+                       + "\(limit) s limit (--timeout)")
+        }
+        let outcome = DeadlineThread.run(under: stop) { () -> Result<DecodedImage, VipsError> in
+            defer { WholeImageDecodeGate.leave(exclusive: wholeImage) }
+            return bytes.withUnsafeBytes { raw in
+                Result { () throws(VipsError) in try pixels(raw, header: header, box: box, upscale: upscale) }
+            }
+        }
         let decoded: DecodedImage
-        do throws(VipsError) {
-            decoded = try pixels(bytes, header: header, box: box, upscale: upscale)
-        } catch {
+        switch outcome {
+        case nil: throw stopped(stop.stopReason ?? .deadline)
+        case .success(let image)?: decoded = image
+        case .failure(let error)?:
+            if let reason = stop.stopReason { throw stopped(reason) }
             throw fail(.decode, nil, "cannot decode the \(format.rawValue.uppercased()) pixels: \(error.message)")
         }
         // Vector sources may report a different intrinsic size once rendered; the header's wins.

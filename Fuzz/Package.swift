@@ -1,0 +1,26 @@
+// swift-tools-version: 6.0
+// libFuzzer targets for the pure-Swift parsers that read untrusted bytes. A package of its own
+// so that `swift build` / `swift test` of the toolkit never build it (CI time); `make fuzz`
+// builds it with `-sanitize=fuzzer,address` and runs each target for FUZZ_SECONDS.
+// Sources/ holds symlinks to the toolkit's own JournalMediaCore, JournalMediaMetadata and CExif
+// folders: the same files, compiled here in one package so `package` declarations are visible.
+import PackageDescription
+
+let targets = ["jpeg", "png", "riff", "heif", "tiff", "makernote", "xmp", "datetext"]
+
+let package = Package(
+    name: "JournalMediaFuzz",
+    targets: [
+        .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif"),
+        .target(name: "JournalMediaCore", path: "Sources/JournalMediaCore",
+                swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "JournalMediaMetadata", dependencies: ["JournalMediaCore", "CExif"],
+                path: "Sources/JournalMediaMetadata", swiftSettings: [.swiftLanguageMode(.v6)]),
+        .target(name: "FuzzSupport", dependencies: ["JournalMediaCore", "JournalMediaMetadata"],
+                path: "Targets/FuzzSupport", swiftSettings: [.swiftLanguageMode(.v6)]),
+    ] + targets.map { name in
+        .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "JournalMediaCore", "JournalMediaMetadata"],
+                          path: "Targets/fuzz-\(name)",
+                          swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])])
+    }
+)

@@ -1,0 +1,58 @@
+import Foundation
+import JournalMediaCore
+
+/// Runs one decode on a thread of its own, under a `DecodeGuard` (the decode's deadline, and
+/// the caller's guard as its parent), and waits for it only while the guard lets it.
+///
+/// libvips stops a computation between tiles when the guard says stop (`VipsInterrupt`, the
+/// kill flag), but some decoders do all their work in one call that nothing can interrupt:
+/// librsvg draws an SVG in one 2000-pixel tile (a 1 KB drawing of stacked blurs takes half a
+/// minute), libheif decodes a whole HEIF image at once. For those the caller stops waiting
+/// when the guard stops (deadline or cancellation) and reports why; the thread is left to
+/// finish on its own (the guard cancelled, its result discarded), holding its memory and one
+/// core until the library returns.
+///
+/// Used by `StillDecoding` for every still decode. Costs one thread start (tens of
+/// microseconds) per decode, and a wake-up every 50 ms while waiting.
+enum DeadlineThread {
+    /// The outcome of `work`, or nil when `stop` said stop first.
+    static func run<T>(under stop: DecodeGuard, _ work: @escaping () -> T) -> T? {
+        let box = OutcomeBox<T>(work)
+        let thread = Thread { box.finish(stop.install { box.work() }) }
+        // libvips and the libraries under it expect a normal thread's stack.
+        thread.stackSize = 8 << 20
+        thread.start()
+        while !box.wait(seconds: 0.05) {
+            if stop.shouldStop {
+                stop.cancel()  // the thread's computation stops at its next tile, if it has one
+                return nil
+            }
+        }
+        return box.take()
+    }
+
+    /// Hands the work to the thread and its result back to the waiting caller. Unchecked
+    /// Sendable because the two never touch it at once: the thread alone runs `work` and
+    /// writes `outcome`, the caller reads `outcome` only after the semaphore says it is
+    /// written, and never when it gave up waiting.
+    private final class OutcomeBox<T>: @unchecked Sendable {
+        let work: () -> T
+        private let done = DispatchSemaphore(value: 0)
+        private var outcome: T?
+
+        init(_ work: @escaping () -> T) {
+            self.work = work
+        }
+
+        func finish(_ value: T) {
+            outcome = value
+            done.signal()
+        }
+
+        func wait(seconds: Double) -> Bool {
+            done.wait(timeout: .now() + max(0, min(seconds, 1e6))) == .success
+        }
+
+        func take() -> T? { outcome }
+    }
+}

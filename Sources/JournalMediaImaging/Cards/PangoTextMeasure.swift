@@ -1,0 +1,70 @@
+import CPango
+import Foundation
+
+/// A pixel rectangle relative to a text layout's origin (its top-left corner).
+struct TextRect: Equatable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+}
+
+/// What Pango's layout of one text makes of it: the number of lines, the ink and logical
+/// extents, where each line starts in the UTF-8 text, and how many characters no installed
+/// font could draw (Pango's unknown-glyph count, the "tofu" boxes).
+struct TextMeasurement {
+    var lineCount: Int
+    var ink: TextRect
+    var logical: TextRect
+    var unknownGlyphs: Int
+}
+
+/// Lays text out with Pango exactly as libvips' `text` operation does (a cairo font map,
+/// markup, a font description, a wrap width, word-then-character wrapping), without drawing
+/// it, so the card renderer can decide the font size, the line count and where to cut
+/// before asking libvips for pixels, and can count glyphs that no font has.
+///
+/// One process-wide font map, used under a lock (Pango objects are not thread-safe).
+/// Cost: one shaping pass over the text per call, tens of microseconds for a short line,
+/// roughly linear in the text's length; callers bound the text first.
+enum PangoTextMeasure {
+    private final class State: @unchecked Sendable {
+        let lock = NSLock()
+        let context: OpaquePointer?
+
+        init() {
+            let fontMap = pango_cairo_font_map_new()
+            context = fontMap.flatMap { pango_font_map_create_context($0) }
+            // libvips' text renders at 72 dpi by default; sizes are given in px anyway.
+            if let context { pango_cairo_context_set_resolution(context, 72) }
+        }
+    }
+
+    private static let state = State()
+
+    /// Measures `markup` set in `font` (a Pango font description such as
+    /// "Noto Sans Bold 72px"), wrapped at `width` pixels when `width > 0`.
+    static func measure(markup: String, font: String, width: Int) -> TextMeasurement? {
+        state.lock.lock()
+        defer { state.lock.unlock() }
+        guard let context = state.context, let layout = pango_layout_new(context) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        pango_layout_set_markup(layout, markup, -1)
+        if let description = pango_font_description_from_string(font) {
+            pango_layout_set_font_description(layout, description)
+            pango_font_description_free(description)
+        }
+        if width > 0 {
+            pango_layout_set_width(layout, Int32(clamping: width * Int(jm_pango_scale())))
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        }
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout, &ink, &logical)
+        return TextMeasurement(
+            lineCount: Int(pango_layout_get_line_count(layout)),
+            ink: TextRect(x: Int(ink.x), y: Int(ink.y), width: Int(ink.width), height: Int(ink.height)),
+            logical: TextRect(x: Int(logical.x), y: Int(logical.y), width: Int(logical.width),
+                              height: Int(logical.height)),
+            unknownGlyphs: Int(pango_layout_get_unknown_glyphs_count(layout)))
+    }
+}

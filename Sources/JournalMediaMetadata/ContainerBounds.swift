@@ -1,0 +1,177 @@
+import JournalMediaCore
+
+/// A structure inside a container that declares more bytes than the file holds: a PNG chunk,
+/// a JPEG segment, a RIFF chunk, an ISO-BMFF box or item extent, a TIFF directory or value.
+package struct ContainerOverrun: Error, Equatable, Sendable {
+    /// "PNG", "JPEG", "RIFF", "ISO-BMFF" or "TIFF".
+    package var container: String
+    /// What overruns, e.g. "chunk tEXt", "segment APP1", "box mdat", "entry 0x0111".
+    package var structure: String
+    /// Where the structure starts, in bytes from the start of the file.
+    package var offset: Int
+    /// How many bytes it declares (for its data, or in all).
+    package var declared: Int
+    /// The file's size.
+    package var fileSize: Int
+
+    /// One sentence for the asset's error message.
+    package var message: String {
+        let at = offset == Int.max ? "beyond any offset" : "at byte \(offset)"
+        return "\(container) \(structure) \(at) declares \(declared) bytes, past the end of the \(fileSize)-byte file"
+    }
+}
+
+/// The first gate for untrusted stills: walks the container's structure (headers only) and
+/// refuses any chunk, segment, box, item extent or TIFF value that runs past the end of the
+/// file, before libvips, libpng, libwebp, libheif, libtiff or libexif see the bytes. Decoders
+/// allocate what a header declares (a 355-byte PNG whose `tEXt` declares 2 GB made libpng
+/// allocate 2 GB); a declared size the file cannot hold is never legitimate.
+///
+/// Runs once per still in the probe. Costs one small read per structure header: PNG chunk
+/// headers up to `IEND` (pixel data skipped, not read), JPEG segment headers up to the first
+/// scan, RIFF chunk headers, top-level ISO-BMFF boxes plus the `meta` box, TIFF directories
+/// and their strip/tile tables. Movies are not checked here: libav reads a truncated movie's
+/// complete frames, and its demuxers bound their own reads.
+package enum ContainerBounds {
+    /// The first overrun in `source` read as `format`, or nil when every declared size fits.
+    package static func check(_ source: some ByteSource, format: SourceFormat) -> ContainerOverrun? {
+        switch format {
+        case .png: png(source)
+        case .jpeg: jpeg(source)
+        case .webp: riff(source)
+        case .heic, .avif: isoBMFF(source)
+        case .tiff: tiff(source)
+        default: nil
+        }
+    }
+
+    /// PNG: length (big-endian, data only), type, data, CRC, from byte 8 to `IEND`. A chunk's
+    /// data must fit in the file; its CRC may be missing (libpng reports that itself).
+    static func png(_ source: some ByteSource) -> ContainerOverrun? {
+        var offset = 8
+        var chunks = 0
+        while chunks < 1_000_000, let length = source.uint32BE(offset), let type = source.fourCC(offset + 4) {
+            chunks += 1
+            let data = offset + 8
+            // libpng streams IDAT (it never allocates an IDAT's declared length) and stops once
+            // it has every row, so a cut final IDAT is the decoder's to judge.
+            if length > source.size - data, type == "IDAT" { return nil }
+            if length > source.size - data {
+                return ContainerOverrun(container: "PNG", structure: "chunk \(printable(type))", offset: offset,
+                                        declared: length, fileSize: source.size)
+            }
+            if type == "IEND" { return nil }
+            offset = data + length + 4
+        }
+        return nil
+    }
+
+    /// JPEG: markers from SOI; every segment with a length (up to and including the first
+    /// SOS header) must fit. Entropy-coded data after SOS has no declared sizes.
+    static func jpeg(_ source: some ByteSource) -> ContainerOverrun? {
+        guard source.read(0, 2) == [0xFF, 0xD8] else { return nil }
+        var offset = 2
+        var segments = 0
+        while segments < 100_000, let marker = source.read(offset, 2), marker[0] == 0xFF {
+            segments += 1
+            let code = marker[1]
+            if code == 0xFF { offset += 1; continue }  // fill byte
+            if code == 0xD9 { return nil }  // EOI
+            if code == 0x01 || (0xD0...0xD7).contains(code) { offset += 2; continue }  // no length
+            guard let length = source.uint16BE(offset + 2) else { return nil }
+            if length > source.size - (offset + 2) {
+                return ContainerOverrun(container: "JPEG", structure: "segment \(jpegMarkerName(code))", offset: offset,
+                                        declared: length, fileSize: source.size)
+            }
+            if code == 0xDA || length < 2 { return nil }  // SOS: scan data follows
+            offset += 2 + length
+        }
+        return nil
+    }
+
+    /// RIFF (WebP): the RIFF size and every chunk (little-endian sizes, padded to even) must fit.
+    static func riff(_ source: some ByteSource) -> ContainerOverrun? {
+        guard let riffSize = source.uint32LE(4) else { return nil }
+        if riffSize > source.size - 8 {
+            return ContainerOverrun(container: "RIFF", structure: "header", offset: 0, declared: riffSize,
+                                    fileSize: source.size)
+        }
+        let end = 8 + riffSize
+        var offset = 12
+        var chunks = 0
+        while chunks < 100_000, offset + 8 <= end, let type = source.fourCC(offset), let length = source.uint32LE(offset + 4) {
+            chunks += 1
+            let data = offset + 8
+            if length > end - data {
+                return ContainerOverrun(container: "RIFF", structure: "chunk \(printable(type))", offset: offset,
+                                        declared: length, fileSize: source.size)
+            }
+            offset = data + length + (length & 1)
+        }
+        return nil
+    }
+
+    /// ISO-BMFF (HEIF, AVIF): every top-level box, every box in `meta`, and every item extent
+    /// `iloc` declares must lie inside the file. A size of 0 (to the end of the file) fits.
+    /// A cut `mdat` passes when every extent fits: decoders read items through their extents,
+    /// never the media data box as a whole.
+    static func isoBMFF<Source: ByteSource>(_ source: Source) -> ContainerOverrun? {
+        if let overrun = boxes(source, from: 0, to: source.size, limit: 4_096), overrun.structure != "box mdat" {
+            return overrun
+        }
+        guard let meta = HEIFMeta<Source>.children(in: source, from: 0, to: source.size, limit: 64)
+            .first(where: { $0.type == "meta" }) else { return nil }
+        if let overrun = boxes(source, from: meta.content + 4, to: meta.end, limit: 4_096) { return overrun }
+        if let extent = HEIFMeta(source)?.extentOutsideFile() {
+            return ContainerOverrun(container: "ISO-BMFF", structure: "item \(extent.item) extent", offset: extent.start,
+                                    declared: extent.length, fileSize: source.size)
+        }
+        return nil
+    }
+
+    /// The boxes between `start` and `end`: each size must fit inside `end`.
+    private static func boxes(_ source: some ByteSource, from start: Int, to end: Int, limit: Int) -> ContainerOverrun? {
+        var offset = start
+        var count = 0
+        while count < limit, offset + 8 <= end, let size32 = source.uint32BE(offset), let type = source.fourCC(offset + 4) {
+            count += 1
+            var size = size32
+            if size32 == 1 {
+                guard let size64 = source.uint64BE(offset + 8) else {
+                    return ContainerOverrun(container: "ISO-BMFF", structure: "box \(printable(type))", offset: offset,
+                                            declared: Int.max, fileSize: source.size)
+                }
+                size = size64
+            } else if size32 == 0 {
+                return nil  // extends to the end of its parent
+            }
+            if size > end - offset {
+                return ContainerOverrun(container: "ISO-BMFF", structure: "box \(printable(type))", offset: offset,
+                                        declared: size, fileSize: source.size)
+            }
+            guard size >= 8 else { return nil }  // malformed; the decoder reports it
+            offset += size
+        }
+        return nil
+    }
+
+    /// A four-character code as text, with bytes outside printable ASCII shown as `?`.
+    static func printable(_ code: String) -> String {
+        String(code.unicodeScalars.map { (0x20...0x7E).contains($0.value) ? Character($0) : "?" })
+    }
+
+    /// A JPEG marker's usual name (APPn, SOFn, DQT, …) or its hex code.
+    static func jpegMarkerName(_ code: UInt8) -> String {
+        switch code {
+        case 0xE0...0xEF: "APP\(code - 0xE0)"
+        case 0xC4: "DHT"
+        case 0xCC: "DAC"
+        case 0xC0...0xCF: "SOF\(code - 0xC0)"
+        case 0xDA: "SOS"
+        case 0xDB: "DQT"
+        case 0xDD: "DRI"
+        case 0xFE: "COM"
+        default: "0xFF" + String(code, radix: 16, uppercase: true)
+        }
+    }
+}
