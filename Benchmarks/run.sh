@@ -5,6 +5,7 @@
 #   card-bench                rendered cards: light + dark pairs, PNG fallback + WebP thumbnail
 #   Benchmarks/dates.sh       inspect (capture dates) vs ExifTool
 #   Benchmarks/posters.sh     video posters vs the ffmpeg CLI and ffmpegthumbnailer
+#   Benchmarks/serve_load.py  journal-media serve under N clients vs convert, and overload
 #   Benchmarks/bundle-bench.sh  a whole suggestion bundle (media + cards), --jobs 1 and 2
 # Environment: RUNS (default 3) repetitions per tool, best kept. With WRITE_RESULTS=1 the
 # tables are also written to Benchmarks/RESULTS.md with the date and command.
@@ -34,6 +35,12 @@ RUNS=$runs OUTPUT="$bench/dates-table.md" Benchmarks/dates.sh
 echo
 RUNS=$runs OUTPUT="$bench/posters-table.md" Benchmarks/posters.sh
 echo
+swift build -c release --product journal-media >/dev/null
+# The 12 MP JPEGs renditions.sh made (Benchmarks/make_inputs.sh).
+mkdir -p "$bench/serve-inputs"
+find "$bench/inputs" -maxdepth 1 -name 'camera12mp-*.jpg' -exec ln -sf {} "$bench/serve-inputs/" \;
+python3 Benchmarks/serve_load.py "$(swift build -c release --show-bin-path)/journal-media" "$bench/serve-inputs" \
+  --jobs "$(nproc)" --rounds "$runs" | tee "$bench/serve-table.md"
 RUNS=$runs OUTPUT="$bench/bundle-table.md" Benchmarks/bundle-bench.sh
 
 if [ "${WRITE_RESULTS:-0}" = 1 ]; then
@@ -69,6 +76,10 @@ if [ "${WRITE_RESULTS:-0}" = 1 ]; then
     echo "## Video posters (\`Benchmarks/posters.sh\`)"
     echo
     cat "$bench/posters-table.md"
+    echo
+    echo "## \`journal-media serve\` under load (\`Benchmarks/serve_load.py\`)"
+    echo
+    cat "$bench/serve-table.md"
   } > Benchmarks/RESULTS.md
   echo "wrote Benchmarks/RESULTS.md"
 fi

@@ -71,28 +71,36 @@ import Testing
         // An executor of its own: the shared one may be busy with other suites' assets.
         let processor = AssetProcessor(options: ProcessingOptions(renditions: specs, analyzeColors: false),
                                        executor: AssetExecutor(maxConcurrentAssets: 1))
-        var start = DecodeGuard.monotonicNow()
-        let full = await processor.process(data: bytes, filename: name)
+        let start = DecodeGuard.monotonicNow()
+        let complete = await processor.process(data: bytes, filename: name)
         let fullSeconds = Self.seconds(since: start)
-        #expect(full.error == nil, "\(String(describing: full.error))")
-        #expect(full.renditions.count == specs.count)
+        #expect(complete.error == nil, "\(String(describing: complete.error))")
+        #expect(complete.renditions.count == specs.count)
         try #require(fullSeconds > 0.2, "the decode must take long enough to cancel half-way (took \(fullSeconds) s)")
-        start = DecodeGuard.monotonicNow()
-        let task = Task { await processor.process(data: bytes, filename: name) }
-        try await Task.sleep(nanoseconds: UInt64(fullSeconds / 2 * 1e9))
-        let cancelledAt = DecodeGuard.monotonicNow()
-        task.cancel()
-        let result = await task.value
-        let latency = Self.seconds(since: cancelledAt)
-        print("cancellation \(name): full run \(String(format: "%.3f", fullSeconds)) s, cancelled half-way, returned \(String(format: "%.1f", latency * 1000)) ms after cancel")
-        return (fullSeconds, latency, result)
+        // Cancel half-way; when the machine got faster and the run ended before the cancel
+        // (no error), try again earlier. A stop that never comes fails below.
+        for fraction in [0.5, 0.25, 0.1] {
+            let task = Task { await processor.process(data: bytes, filename: name) }
+            try await Task.sleep(nanoseconds: UInt64(fullSeconds * fraction * 1e9))
+            let cancelledAt = DecodeGuard.monotonicNow()
+            task.cancel()
+            let result = await task.value
+            let latency = Self.seconds(since: cancelledAt)
+            if result.error == nil && fraction > 0.1 { continue }
+            print("cancellation \(name): full run \(String(format: "%.3f", fullSeconds)) s, cancelled at \(Int(fraction * 100)) %, returned \(String(format: "%.1f", latency * 1000)) ms after cancel")
+            return (fullSeconds, latency, result)
+        }
+        return (fullSeconds, .infinity, AssetResult(source: name))
     }
 
     @Test func cancellingATaskStopsALibvipsDecodeMidWay() async throws {
         try #require(!Self.bigPNG.isEmpty)
         let specs = [RenditionSpec(role: "fallback", format: .jpeg, width: 1600)]
         let (full, latency, result) = try await Self.cancelHalfWay(Self.bigPNG, name: "big.png", specs: specs)
-        let error = try #require(result.error)
+        guard let error = result.error else {
+            Issue.record("the cancelled decode ran to the end")
+            return
+        }
         #expect(error.reason == .cancelled)
         #expect(error.stage == .decode, "stopped in \(error.stage)")
         #expect(error.file == "big.png")
