@@ -4,6 +4,7 @@
 #   color-bench               colours + ThumbHash per asset
 #   Benchmarks/dates.sh       inspect (capture dates) vs ExifTool
 #   Benchmarks/posters.sh     video posters vs the ffmpeg CLI and ffmpegthumbnailer
+#   Benchmarks/attachments.sh notification MP4 attachments vs the ffmpeg CLI
 # Environment: RUNS (default 3) repetitions per tool, best kept. With WRITE_RESULTS=1 the
 # tables are also written to Benchmarks/RESULTS.md with the date and command.
 set -euo pipefail
@@ -24,6 +25,8 @@ echo
 RUNS=$runs OUTPUT="$bench/dates-table.md" Benchmarks/dates.sh
 echo
 RUNS=$runs OUTPUT="$bench/posters-table.md" Benchmarks/posters.sh
+echo
+RUNS=$runs OUTPUT="$bench/attachments-table.md" Benchmarks/attachments.sh
 
 if [ "${WRITE_RESULTS:-0}" = 1 ]; then
   {
@@ -49,6 +52,10 @@ if [ "${WRITE_RESULTS:-0}" = 1 ]; then
     echo "## Video posters (\`Benchmarks/posters.sh\`)"
     echo
     cat "$bench/posters-table.md"
+    echo
+    echo "## Notification attachments (\`Benchmarks/attachments.sh\`)"
+    echo
+    cat "$bench/attachments-table.md"
   } > Benchmarks/RESULTS.md
   echo "wrote Benchmarks/RESULTS.md"
 fi
