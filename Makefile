@@ -9,10 +9,12 @@ FONT_PACKAGES := fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 # Tools the test suite runs: strace (ArchitectureTests counts each input's openat); ffmpeg (ffprobe
 # reads the notification movies back, ffmpeg makes a 4K test video and the rotation oracle).
 TEST_APT_PACKAGES := strace ffmpeg
+# OCR for `make card-ocr` (legibility of the rendered cards).
+OCR_APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
-.PHONY: deps build release run test bench bench-deps conformance fuzz asan clean
+.PHONY: deps build release run test bench bench-deps conformance schema-check fuzz asan card-pictures card-ocr dist deb deb-check install uninstall service-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
 define apt_install
@@ -44,6 +46,10 @@ run: release
 	if [ $$status -gt 1 ]; then exit $$status; fi
 	@echo "Renditions in $(OUT)/:"; cd $(OUT) && ls -1 | grep -v manifest.json | sed 's/^/  /'
 	@echo "Manifest: $(OUT)/manifest.json"
+	@status=0; $$($(SWIFT) build -c release --show-bin-path)/journal-media suggestion Samples/suggestions/*/suggestion.json \
+	  --output $(OUT)/suggestion-bundles || status=$$?; \
+	if [ $$status -gt 1 ]; then exit $$status; fi
+	@echo "Suggestion bundles (cards and renditions) in $(OUT)/suggestion-bundles/<bundleId>/, each with suggestion.json"
 
 test: deps
 	$(call apt_install,$(TEST_APT_PACKAGES))
@@ -56,8 +62,18 @@ bench: bench-deps release
 	Benchmarks/run.sh
 
 # Opt-in: runs the toolkit over ../shared/corpus when it exists and reports what happened.
+# Also renders the sample bundles' cards and reads them back with tesseract (English and
+# German) for the word accuracy (Benchmarks/card-ocr.sh); that part needs no corpus.
 conformance: release
+	$(call apt_install,$(OCR_APT_PACKAGES))
+	Benchmarks/card-ocr.sh
 	Benchmarks/conformance.sh
+
+# Opt-in: validates Samples/suggestions/ against Schemas/suggestion-bundle.v1.json with
+# python3-jsonschema, so the schema and the Swift reader stay in agreement.
+schema-check:
+	$(call apt_install,python3-jsonschema)
+	python3 Tests/SchemaCheck/validate-bundles.py
 
 # Coverage-guided fuzzing of the parsers that read untrusted bytes (Fuzz/, a separate package
 # that `swift build` and `swift test` never build): FUZZ_SECONDS per target (default 60).
@@ -71,5 +87,54 @@ fuzz: deps
 asan: deps
 	Benchmarks/asan.sh
 
+# One PNG of every sample card type, light and dark, for the README (docs/cards/).
+card-pictures: deps
+	$(SWIFT) build -c release --product card-bench
+	$$($(SWIFT) build -c release --show-bin-path)/card-bench --write docs/cards
+
+# Legibility alone (also part of `make conformance`): the sample bundles' cards read back by
+# tesseract (English and German); prints the word accuracy.
+card-ocr: release
+	$(call apt_install,$(OCR_APT_PACKAGES))
+	Benchmarks/card-ocr.sh
+
+# A release binary with the Swift runtime linked statically, its man page and completions, in dist/.
+dist: deps
+	Packaging/dist.sh
+
+# dist/journal-media_<version>_<arch>.deb, Depends: computed by dpkg-shlibdeps.
+deb: dist
+	$(call apt_install,dpkg-dev)
+	Packaging/deb.sh
+
+# Opt-in, needs root and the Debian mirror: installs the .deb into a clean debootstrap'ed
+# bookworm root (no Swift toolchain) and converts Samples/ there.
+deb-check: deb
+	$(call apt_install,debootstrap)
+	$(SUDO) Packaging/deb-check.sh
+
+# Installs dist/ under $(DESTDIR)$(PREFIX) (default /usr/local): binary, man page, completions, schemas.
+PREFIX ?= /usr/local
+install: dist
+	install -D -m 0755 dist/journal-media $(DESTDIR)$(PREFIX)/bin/journal-media
+	install -D -m 0644 dist/man/journal-media.1 $(DESTDIR)$(PREFIX)/share/man/man1/journal-media.1
+	install -D -m 0644 dist/completions/journal-media.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/journal-media
+	install -D -m 0644 dist/completions/journal-media.zsh $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_journal-media
+	install -D -m 0644 dist/completions/journal-media.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/journal-media.fish
+	for f in Schemas/*.json; do install -D -m 0644 $$f $(DESTDIR)$(PREFIX)/share/journal-media/schemas/$$(basename $$f); done
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/journal-media $(DESTDIR)$(PREFIX)/share/man/man1/journal-media.1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/journal-media \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_journal-media \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/journal-media.fish
+	rm -rf $(DESTDIR)$(PREFIX)/share/journal-media
+
+# schemathesis (PyPI, in a venv) against openapi.yaml on a loopback `journal-media serve`:
+# no 5xx, no status code, content type, body or header outside the spec.
+service-check: deps
+	$(call apt_install,python3-venv)
+	Benchmarks/service_check.sh
+
 clean:
-	rm -rf .build .build-fuzz .build-asan $(OUT)
+	rm -rf .build .build-fuzz .build-asan .build-dist dist $(OUT)

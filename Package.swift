@@ -9,6 +9,14 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Logging and metrics APIs only (no back end): a few seconds of build, no NIO.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // `journal-media serve` only (the JournalMediaServer target): HTTP, graceful shutdown,
+        // Prometheus text. SwiftNIO comes with them; the library targets never see it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; `make deps` installs the providers.
@@ -37,6 +45,7 @@ let package = Package(
         // Core: model, manifest, colour maths, ThumbHash, dates, byte readers, HEIF boxes. No C.
         .target(
             name: "JournalMediaCore",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Metadata: container walks (JPEG, PNG, RIFF, HEIF, TIFF), EXIF via libexif, the Apple
         // MakerNote, XMP, capture-date resolution.
@@ -47,25 +56,40 @@ let package = Package(
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
         .target(
             name: "JournalMediaImaging",
-            dependencies: ["JournalMediaCore", "CVips", "CPango"],
+            dependencies: ["JournalMediaCore", "CVips", "CPango", .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Video: libav open (custom I/O), probe, poster frames, tone-mapping, cover art, and
         // the HEVC decode of HEIC stills.
         .target(
             name: "JournalMediaVideo",
-            dependencies: ["JournalMediaCore", "CFFmpeg"],
+            dependencies: ["JournalMediaCore", "CFFmpeg", .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Pipeline: probes, sources and their registry, the rendition step, Live Photo pairing,
         // batches. Re-exports the layers below, so `import JournalMedia` is all a user writes.
         .target(
             name: "JournalMedia",
             dependencies: ["JournalMediaCore", "JournalMediaMetadata", "JournalMediaImaging", "JournalMediaVideo",
-                           "CCrypto"],
+                           "CCrypto", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Metrics", package: "swift-metrics")],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
+        // `journal-media serve`: the HTTP service (Hummingbird 2, service-lifecycle, Prometheus).
+        // Its own target, so the library targets never build SwiftNIO.
+        .target(
+            name: "JournalMediaServer",
+            dependencies: [
+                "JournalMedia",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "journal-media",
             dependencies: [
-                "JournalMedia", "CMalloc",
+                "JournalMedia", "JournalMediaServer", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
@@ -85,7 +109,13 @@ let package = Package(
         .testTarget(
             name: "JournalMediaTests",
             dependencies: ["JournalMedia", "JournalMediaCore", "JournalMediaMetadata", "JournalMediaImaging",
-                           "JournalMediaVideo", "CExif", "CVips", "CFFmpeg"],
+                           "JournalMediaVideo", "CExif", "CVips", "CFFmpeg",
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "InMemoryLogging", package: "swift-log"),
+                           .product(name: "Metrics", package: "swift-metrics"),
+                           .product(name: "MetricsTestKit", package: "swift-metrics"),
+                           .product(name: "Prometheus", package: "swift-prometheus"),
+                           "JournalMediaServer"],
             resources: [],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]

@@ -17,7 +17,9 @@ for input in "${inputs[@]}"; do
     # detect_leaks=0: libvips and GLib keep process-lifetime caches that LeakSanitizer lists.
     ASAN_OPTIONS=detect_leaks=0:halt_on_error=0:log_path="$work/asan" \
         "$bin" convert "$input" --output "$work/out-$(basename "$input")" --jobs 2 --quiet 2> "$work/stderr"
-    echo "$(basename "$input"): exit $? ($(grep -c 'journal-media: error' "$work/stderr") assets failed)"
+    status=$?
+    echo "$(basename "$input"): exit $status ($(grep -c 'journal-media: error' "$work/stderr") assets failed)"
+    [ $status -gt 1 ] && found=1
 done
 if ls "$work"/asan.* >/dev/null 2>&1; then
     found=1

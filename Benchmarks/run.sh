@@ -2,8 +2,10 @@
 # make bench: every benchmark side by side with its peers, in one run.
 #   Benchmarks/renditions.sh  convert (default renditions) vs a libvips C loop and Pillow
 #   color-bench               colours + ThumbHash per asset
+#   card-bench                rendered cards: light + dark pairs, PNG fallback + WebP thumbnail
 #   Benchmarks/dates.sh       inspect (capture dates) vs ExifTool
 #   Benchmarks/posters.sh     video posters vs the ffmpeg CLI and ffmpegthumbnailer
+#   Benchmarks/bundle-bench.sh  a whole suggestion bundle (media + cards), --jobs 1 and 2
 #   Benchmarks/attachments.sh notification MP4 attachments vs the ffmpeg CLI
 # Environment: RUNS (default 3) repetitions per tool, best kept. With WRITE_RESULTS=1 the
 # tables are also written to Benchmarks/RESULTS.md with the date and command.
@@ -13,7 +15,9 @@ bench=$(pwd)/.build/bench
 runs=${RUNS:-3}
 mkdir -p "$bench"
 swift build -c release --product color-bench >/dev/null
+swift build -c release --product card-bench >/dev/null
 colorbench=$(swift build -c release --show-bin-path)/color-bench
+cardbench=$(swift build -c release --show-bin-path)/card-bench
 
 echo "machine: $(nproc) cores; best of $runs runs per tool"
 echo
@@ -22,9 +26,16 @@ echo
 colors=$("$colorbench")
 echo "$colors"
 echo
+cards1=$("$cardbench" --jobs 1 --rounds "$runs")
+cards2=$("$cardbench" --jobs 2 --rounds "$runs")
+echo "$cards1"
+echo "$cards2"
+echo
 RUNS=$runs OUTPUT="$bench/dates-table.md" Benchmarks/dates.sh
 echo
 RUNS=$runs OUTPUT="$bench/posters-table.md" Benchmarks/posters.sh
+echo
+RUNS=$runs OUTPUT="$bench/bundle-table.md" Benchmarks/bundle-bench.sh
 echo
 RUNS=$runs OUTPUT="$bench/attachments-table.md" Benchmarks/attachments.sh
 
@@ -44,6 +55,15 @@ if [ "${WRITE_RESULTS:-0}" = 1 ]; then
     cat "$bench/renditions-table.md"
     echo
     echo "Colour work (\`color-bench\`, included in every convert above): $colors."
+    echo
+    echo "## Cards (\`card-bench\`)"
+    echo
+    echo "Every sample card type (Benchmarks/CardBench/CardSamples.swift) drawn light and dark, each"
+    echo "written as a 1200×1500 PNG fallback and a 512 px WebP thumbnail through RenditionStep;"
+    echo "CPU time of the whole process per pair:"
+    echo
+    echo "- $cards1"
+    echo "- $cards2"
     echo
     echo "## Capture dates (\`Benchmarks/dates.sh\`)"
     echo

@@ -12,8 +12,9 @@ scratch=${FUZZ_SCRATCH:-$root/.build-fuzz}
 corpus=${FUZZ_CORPUS:-$root/../shared/corpus}
 targets=${FUZZ_TARGETS:-"jpeg png riff heif tiff makernote xmp datetext"}
 
+# lld: gold fails on the fuzz binaries (an internal error in its diagnostics).
 swift build --package-path "$here" --scratch-path "$scratch" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library || exit 2
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld || exit 2
 bin=$(swift build --package-path "$here" --scratch-path "$scratch" --show-bin-path)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -50,6 +51,7 @@ for target in $targets; do
         makernote) printf 'Apple iOS\0\0\1MM\0\1\0\21\0\2\0\0\0\45\0\0\0\24' > "$seeds/a" ;;
     esac
     [ -d "$here/Regressions/$target" ] && cp "$here/Regressions/$target"/* "$seeds/" 2>/dev/null
+    seedsN=$(ls "$seeds" | wc -l)
     log="$work/$target.log"
     "$bin/fuzz-$target" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
         -artifact_prefix="$here/Findings/$target-" -print_final_stats=1 > "$log" 2>&1
@@ -57,8 +59,8 @@ for target in $targets; do
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
     ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
-    seedsN=$(ls "$seeds" | wc -l)
+    corpusN=$(ls "$seeds" | wc -l)
     if [ $result -eq 0 ]; then verdict="no finding"; else verdict="FINDING (exit $result, see Fuzz/Findings/)"; status=1; tail -40 "$log"; fi
-    echo "fuzz-$target: ${runs:-?} executions in ${seconds} s, coverage ${cov:-?} edges / ${ft:-?} features, $seedsN seeds: $verdict"
+    echo "fuzz-$target: ${runs:-?} executions in ${seconds} s, coverage ${cov:-?} edges / ${ft:-?} features, $seedsN seeds → corpus of $corpusN: $verdict"
 done
 exit $status

@@ -3,13 +3,15 @@
 //   card-bench [--rounds N] [--jobs N] [--png-compression 0-9]
 //                                          timing (make bench runs it at --jobs 1 and 2)
 //   card-bench --per-type                  drawing only, CPU per card of each type
-//   card-bench --write DIR                 one PNG per type and appearance, for the README
+//   card-bench --write DIR [--with-texts]  one PNG per type and appearance, for the README (with
+//                                          --with-texts also a .txt of the texts drawn on each)
 import Foundation
 import JournalMedia
 
 var rounds = 3, jobs = 1
 var writeFolder: String? = nil
 var perType = false
+var withTexts = false
 var pngCompression: Int? = nil
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -18,9 +20,10 @@ while let argument = arguments.popFirst() {
     case "--jobs": jobs = max(1, Int(arguments.popFirst() ?? "") ?? jobs)
     case "--write": writeFolder = arguments.popFirst()
     case "--per-type": perType = true
+    case "--with-texts": withTexts = true
     case "--png-compression": pngCompression = Int(arguments.popFirst() ?? "")
     default:
-        FileHandle.standardError.write(Data("usage: card-bench [--rounds N] [--jobs N] [--png-compression N] [--per-type] [--write DIR]\n".utf8))
+        FileHandle.standardError.write(Data("usage: card-bench [--rounds N] [--jobs N] [--png-compression N] [--per-type] [--write DIR [--with-texts]]\n".utf8))
         exit(2)
     }
 }
@@ -76,6 +79,13 @@ do {
                 guard let png = result.renditions.first(where: { $0.role == "fallback" }) else { continue }
                 let path = "\(writeFolder)/\(sample.name)-\(sample.spec.appearance.rawValue).png"
                 try Data(png.data).write(to: URL(fileURLWithPath: path))
+                // The texts drawn, one per line, for the OCR check (Benchmarks/card_ocr.sh).
+                guard withTexts else { continue }
+                let spec = sample.spec
+                let texts = [spec.badge, spec.headline].compactMap { $0 } + spec.lines + spec.chips
+                    + [spec.footnote].compactMap { $0 }
+                try Data((texts.joined(separator: "\n") + "\n").utf8)
+                    .write(to: URL(fileURLWithPath: String(path.dropLast(4)) + ".txt"))
                 print("\(path): missingGlyphs \(card.missingGlyphs), headline \(card.headlineFontSize) px"
                       + (card.truncated ? ", truncated" : "")
                       + (card.warnings.isEmpty ? "" : ", " + card.warnings.joined(separator: "; ")))

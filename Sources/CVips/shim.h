@@ -14,11 +14,11 @@ static inline GType jm_gtype_flags(void) { return G_TYPE_FLAGS; }
 static inline GType jm_gtype_object(void) { return G_TYPE_OBJECT; }
 static inline GType jm_gtype_boxed(void) { return G_TYPE_BOXED; }
 static inline GType jm_gvalue_type(const GValue *value) { return G_VALUE_TYPE(value); }
-/* The "eval" signal (libvips' progress while pixels are computed), connected through
-   g_signal_connect_data because G_CALLBACK and the signal's handler type are macros. */
-typedef void (*jm_eval_handler)(VipsImage *image, VipsProgress *progress, void *data);
-static inline gulong jm_connect_eval(VipsImage *image, jm_eval_handler handler, void *data, GClosureNotify destroy) {
-    return g_signal_connect_data(image, "eval", G_CALLBACK(handler), data, destroy, (GConnectFlags) 0);
+// An image's "eval" signal (emitted as tiles are computed once vips_image_set_progress is on):
+// `callback` gets `data`; `release` is called with `data` when the handler goes with the image.
+typedef void (*jm_eval_callback)(VipsImage *image, VipsProgress *progress, void *data);
+static inline gulong jm_connect_eval(VipsImage *image, jm_eval_callback callback, void *data, GClosureNotify release) {
+    return g_signal_connect_data(image, "eval", G_CALLBACK(callback), data, release, (GConnectFlags) 0);
 }
 
 

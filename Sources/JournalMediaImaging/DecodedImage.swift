@@ -34,15 +34,14 @@ package enum ImageDecoder {
     /// as they are, without colour management (a HEIC is not decoded twice for that).
     /// HEICs that the in-process HEVC path decodes (`HEIFHEVCDecoder`, in the video layer)
     /// come in through `decode(heic:)` instead.
-    /// - Parameter deadline: stops the pixel computation once it passes (`VipsDeadline`).
+    /// The pixel computation stops early when the calling thread's `DecodeGuard` says stop.
     /// Decodes once: whether the embedded profile is used was decided from the header
     /// (`ImageHeader.profileUsable`), so a file that fails to decode is not decoded again.
     package static func decode(
-        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
-        deadline: VipsDeadline? = nil
+        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool
     ) throws(VipsError) -> DecodedImage {
         try decodeWithLibvips(bytes, header: header, width: width, height: height, allowUpscale: allowUpscale,
-                              colourManaged: header.profileUsable, deadline: deadline)
+                              colourManaged: header.profileUsable)
     }
 
     /// Runs `attempt` colour-managed and, if that fails while a colour transform was part of
@@ -65,7 +64,7 @@ package enum ImageDecoder {
     /// profile conversion when `colourManaged`, 8-bit sRGB, held in memory without metadata.
     private static func decodeWithLibvips(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
-        colourManaged: Bool, deadline: VipsDeadline?
+        colourManaged: Bool
     ) throws(VipsError) -> DecodedImage {
         let thumbnail: VipsOperationCall
         if header.format == .jpeg, !allowUpscale,
@@ -115,8 +114,8 @@ package enum ImageDecoder {
         try thumbnail.build()
         var image = try thumbnail.outputImage()
         image = try eightBitDisplayColour(image)
-        // The pixels are computed here (every loader is lazy): the deadline watches this.
-        deadline?.watch(image)
+        // The pixels are computed here (every loader is lazy); `materialised` lets the
+        // thread's guard stop it between tiles.
         let memory = try image.materialised()
         for field in memory.fieldNames where !coreFields.contains(field) {
             memory.removeField(field)

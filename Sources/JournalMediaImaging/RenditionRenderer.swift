@@ -73,9 +73,10 @@ package enum RenditionRenderer {
     }
 
     /// One encode to memory with the spec's settings for its format (quality; WebP effort;
-    /// JPEG Huffman optimisation, chroma subsampling, progressive; PNG compression).
+    /// JPEG Huffman optimisation, chroma subsampling, progressive; PNG compression; AVIF effort).
     private static func encode(_ image: VipsImageHandle, format: RenditionFormat,
                                spec: RenditionSpec, quality: Int) throws(VipsError) -> [UInt8] {
+        try VipsInterrupt.watch(image)
         let save: VipsOperationCall
         switch format {
         case .webp:
@@ -94,6 +95,12 @@ package enum RenditionRenderer {
             save = try VipsOperationCall("pngsave_buffer")
             try save.set("in", .image(image))
             if let compression = spec.compression { try save.set("compression", .int(compression)) }
+        case .avif:
+            save = try VipsOperationCall("heifsave_buffer")
+            try save.set("in", .image(image))
+            try save.set("compression", .nick("av1"))
+            try save.set("Q", .int(quality))
+            if let effort = spec.effort { try save.set("effort", .int(effort)) }
         case .gif, .mp4, .m4a, .mp3:
             throw VipsError(message: "\(format.rawValue) is not a still rendition format")
         }

@@ -60,7 +60,9 @@ package final class VipsImageHandle {
 
     /// Computes every pixel into a new in-memory image (the decode happens here for a lazy
     /// image); later reads of the result cost no further decoding.
+    /// Stops early (libvips' kill flag) when the thread's `DecodeGuard` says stop.
     func materialised() throws(VipsError) -> VipsImageHandle {
+        try VipsInterrupt.watch(self)
         guard let copied = vips_image_copy_memory(pointer) else {
             throw VipsError(message: VipsRuntime.failureMessage("decoding the pixels into memory"))
         }

@@ -1,6 +1,7 @@
 import CVips
 import Foundation
 import JournalMediaCore
+import Logging
 
 /// Process-wide libvips set-up: initialises the library once, turns the operation cache
 /// off and pins libvips to one worker thread per image (concurrency comes from running
@@ -19,9 +20,17 @@ package enum VipsRuntime {
 
     private static let initialised: Bool = {
         guard vips_init("journal-media") == 0 else { return false }
-        // libvips reports recoverable decoder trouble as GLib warnings on stderr; a batch
-        // reports problems through its own error entries instead.
-        g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, { _, _, _, _ in }, nil)
+        // libvips reports recoverable decoder trouble as GLib warnings on stderr; they go to
+        // the toolkit's logger instead (`NativeLibraryLog`, debug level).
+        let levels = GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_MESSAGE.rawValue
+                                    | G_LOG_LEVEL_INFO.rawValue)
+        g_log_set_handler("VIPS", levels, { _, level, message, _ in
+            guard let message else { return }
+            // Warnings at debug; libvips' progress chatter (g_info, g_message) at trace.
+            let warning = level.rawValue & G_LOG_LEVEL_WARNING.rawValue != 0
+            NativeLibraryLog.emit(String(cString: message), library: "libvips", level: warning ? .debug : .trace,
+                                  metadata: ["vips.level": warning ? "warning" : "info"])
+        }, nil)
         vips_cache_set_max(0)
         vips_cache_set_max_mem(0)
         vips_cache_set_max_files(0)

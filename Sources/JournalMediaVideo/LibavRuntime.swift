@@ -4,11 +4,21 @@ import JournalMediaCore
 /// Process-wide libav settings and small helpers shared by the Video/ files.
 ///
 /// `configure()` runs once, before the first file is opened (a `static let`, so it is
-/// thread-safe and costs nothing afterwards): libav's own log is silenced because every
-/// failure reaches the caller as a typed `AssetError` instead of stderr lines.
+/// thread-safe and costs nothing afterwards): libav's log (warnings and worse) goes to the
+/// toolkit's logger (`NativeLibraryLog`, debug level) instead of stderr; every failure also
+/// reaches the caller as a typed `AssetError`.
 enum LibavRuntime {
     private static let configured: Bool = {
-        av_log_set_level(AV_LOG_QUIET)
+        av_log_set_level(AV_LOG_WARNING)
+        av_log_set_callback { context, level, format, arguments in
+            guard level <= av_log_get_level(), let format, let arguments else { return }
+            var line = [CChar](repeating: 0, count: 1024)
+            var printPrefix: Int32 = 1
+            _ = av_log_format_line2(context, level, format, arguments, &line, Int32(line.count), &printPrefix)
+            let bytes = line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            NativeLibraryLog.emit(String(decoding: bytes, as: UTF8.self), library: "libav",
+                                  metadata: ["av.level": "\(level)"])
+        }
         return true
     }()
 

@@ -6,7 +6,11 @@ import JournalMediaCore
 /// callback), so a pathological file cannot make `avformat_find_stream_info` or a seek run
 /// for ever. One per `MediaFile`; `restart(seconds:)` before each long operation.
 ///
-/// Costs a monotonic clock read each time libav polls it.
+/// It also expires when the calling thread's `DecodeGuard` says stop (the caller cancelled,
+/// or the asset's own deadline passed): the same interrupt callback, the reads of
+/// `LibavInput` and the frame loops that poll `hasExpired` then end within one packet.
+///
+/// Costs a monotonic clock read and a thread-specific-data lookup each time libav polls it.
 package final class MediaDeadline {
     private var expiry: UInt64
 
@@ -19,7 +23,7 @@ package final class MediaDeadline {
         expiry = Self.now() &+ UInt64(max(0, seconds) * 1e9)
     }
 
-    var hasExpired: Bool { Self.now() >= expiry }
+    var hasExpired: Bool { Self.now() >= expiry || DecodeGuard.current?.shouldStop == true }
 
     private static func now() -> UInt64 {
         var time = timespec()

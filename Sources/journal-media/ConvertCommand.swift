@@ -46,7 +46,10 @@ struct ConvertCommand: AsyncParsableCommand {
 
             A file that cannot be converted (unreadable, empty, truncated, corrupt, \
             unsupported, over --max-pixels or --max-bytes, or past --timeout) gets an error entry and one line on stderr; the \
-            batch goes on. Exit status: 0 all succeeded, 1 some failed, 2 usage error.
+            batch goes on. Exit status: 0 all succeeded, 1 some failed, 2 a usage error or a \
+            failure that is not an asset's (the output cannot be created, written or locked), 130 \
+            interrupted (Ctrl-C or SIGTERM: the assets in flight finish and the manifest is \
+            written first; a second Ctrl-C stops at once).
             """)
 
     @Argument(help: ArgumentHelp("Files or folders to convert (folders are recursed).", valueName: "input"))
@@ -65,6 +68,32 @@ struct ConvertCommand: AsyncParsableCommand {
         with libvips' attention strategy); height defaults to width; quality to 80 (WebP) / 85 (JPEG).
         """, valueName: "file"))
     var preset: String?
+
+    @Option(name: [.short, .long], help: ArgumentHelp("""
+        One rendition instead of the defaults, fitting a SIZE×SIZE box (like vipsthumbnail -s), \
+        role "image". With --format and --quality, for quick runs without a preset file. \
+        (default with --format or --quality: 512)
+        """, valueName: "pixels"))
+    var size: Int?
+
+    @Option(name: .long, help: ArgumentHelp("""
+        Format of the --size rendition: webp, jpeg, png or avif (AV1 through libheif). \
+        (default: webp)
+        """, valueName: "format"))
+    var format: String?
+
+    @Option(name: .long, help: ArgumentHelp("""
+        Quality 1–100 of the --size rendition. (default: webp 80, jpeg 85, avif 50; ignored \
+        by png, which is lossless)
+        """, valueName: "quality"))
+    var quality: Int?
+
+    @Flag(name: .long, inversion: .prefixedNo, help: ArgumentHelp("""
+        Remove the renditions an earlier run listed in OUTPUT/manifest.json that this run did \
+        not make (after a preset change or a deleted input). Only files the manifest names are \
+        removed, never anything else, and nothing when the run is interrupted.
+        """))
+    var prune = true
 
     @Flag(name: .long, help: ArgumentHelp("""
         Also make notification attachments (role "notification", within Apple's \
@@ -122,11 +151,32 @@ struct ConvertCommand: AsyncParsableCommand {
         """, valueName: "file"))
     var timings: String?
 
+    @Option(name: .long, help: ArgumentHelp("""
+        Process only part I of N (0 ≤ I < N) of the work, split by a hash of each asset's \
+        relative path (Live Photo pairs stay together), and write manifest.shard-I-of-N.json; \
+        join the parts with `journal-media merge-manifests`. For a Kubernetes Indexed Job: \
+        --shard $(JOB_COMPLETION_INDEX)/N; for a Slurm array: --shard $SLURM_ARRAY_TASK_ID/N.
+        """, valueName: "I/N"))
+    var shard: String?
+
     func validate() throws {
+        if let shard, BatchShard(parsing: shard) == nil {
+            throw ValidationError("--shard must be I/N with 0 ≤ I < N, e.g. 0/4")
+        }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
         if maxBytes < 1 { throw ValidationError("--max-bytes must be at least 1") }
         if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
+        if preset != nil && (size != nil || format != nil || quality != nil) {
+            throw ValidationError("--size, --format and --quality make one rendition without a preset; use them or --preset, not both")
+        }
+        if let size, !(1...Defaults.maxRenditionSide).contains(size) {
+            throw ValidationError("--size must be 1–\(Defaults.maxRenditionSide)")
+        }
+        if let format, !RenditionFormat.stillFormats.contains(where: { $0.rawValue == format }) {
+            throw ValidationError("--format \(format): accepted: " + RenditionFormat.stillFormats.map(\.rawValue).joined(separator: ", "))
+        }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1–100") }
         if !(notificationClipSeconds >= 1 && notificationClipSeconds <= 600) {
             throw ValidationError("--notification-clip-seconds must be 1–600")
         }
@@ -148,10 +198,27 @@ struct ConvertCommand: AsyncParsableCommand {
             force: force)
         batch.waitForLock = wait
         batch.followSymlinks = followSymlinks
+        batch.returnsEntries = false
+        batch.prune = prune
+        let pruned = Counter()
+        batch.onPrune = { _ in pruned.increment() }
+        // Ctrl-C or SIGTERM: start no further asset, let those in flight finish, write the
+        // manifest, print the summary and exit 130. A second one aborts at once (every file
+        // written so far is complete, and the journal keeps the finished entries).
+        let stop = BatchStopRequest()
+        batch.stopRequest = stop
+        let interrupts = InterruptHandler { second in
+            if second {
+                StandardError.writeLine("journal-media: interrupted again; stopping now")
+                Foundation.exit(ExitStatus.interrupted)
+            }
+            stop.request()
+        }
         let outputPath = output
         batch.onLockWait = {
             StandardError.writeLine("journal-media: waiting for the other run writing into \(outputPath) to finish")
         }
+        batch.shard = shard.flatMap(BatchShard.init(parsing:))
         let terminal = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
         batch.onProgress = { terminal.update($0) }
         if let timings {
@@ -160,17 +227,20 @@ struct ConvertCommand: AsyncParsableCommand {
             }
             batch.onTimings = { log.append(source: $0, timings: $1) }
         }
-        batch.onFailure = { error in
-            terminal.clear()
-            StandardError.writeLine("journal-media: error: \(error)")
+        batch.onFailure = { error in terminal.printLine("journal-media: error: \(error)") }
+        interrupts.onFirst = {
+            terminal.printLine("journal-media: interrupted; finishing the assets in flight (Ctrl-C again to stop now)")
         }
         let manifest: Manifest
         do {
             manifest = try await batch.run()
         } catch {
+            // Not an asset's failure (the batch could not start, or its manifest could not be
+            // written): exit status 2.
             StandardError.writeLine("journal-media: error: \(error)")
-            throw ExitCode(error.isUsageError ? ExitStatus.usage : ExitStatus.someAssetsFailed)
+            throw ExitCode(ExitStatus.usage)
         }
+        withExtendedLifetime(interrupts) {}
         terminal.finish()
         if !quiet {
             for item in manifest.ignored {
@@ -178,15 +248,25 @@ struct ConvertCommand: AsyncParsableCommand {
             }
             let s = manifest.summary
             let ignored = manifest.ignored.isEmpty ? "" : ", \(manifest.ignored.count) ignored"
-            let line = "\(s.assets) assets: \(s.succeeded) succeeded, \(s.failed) failed, \(s.skipped) unchanged\(ignored); "
+            let removed = pruned.value == 0 ? "" : ", \(Plural.count(pruned.value, "stale rendition")) removed"
+            let stopped = stop.isRequested ? "interrupted: " : ""
+            let line = "\(stopped)\(Plural.count(s.assets, "asset")): \(s.succeeded) succeeded, \(s.failed) failed, "
+                + "\(s.skipped) unchanged\(ignored)\(removed); "
                 + String(format: "%.2f s, %.1f assets/s", s.elapsedSeconds, s.assetsPerSecond)
-                + " → \(output)/\(Batch.manifestName)"
+                + " → \(output)/\(batch.shard?.manifestName ?? Batch.manifestName)"
             StandardError.writeLine(line)
         }
+        if stop.isRequested { throw ExitCode(ExitStatus.interrupted) }
         if manifest.summary.failed > 0 { throw ExitCode(ExitStatus.someAssetsFailed) }
     }
 
     private func loadPreset() throws -> [RenditionSpec] {
+        if size != nil || format != nil || quality != nil {
+            let chosen = format.flatMap(RenditionFormat.init(rawValue:)) ?? .webp
+            let side = size ?? 512
+            return [RenditionSpec(role: "image", format: chosen, width: side, height: side,
+                                  quality: quality ?? chosen.defaultQuality)]
+        }
         guard let preset else { return Defaults.renditions }
         do { return try Preset.load(contentsOf: URL(fileURLWithPath: preset)) } catch {
             throw ValidationError("preset \(preset): \(error)")

@@ -42,7 +42,11 @@ enum Main {
 enum ExitStatus {
     static let success: Int32 = 0
     static let someAssetsFailed: Int32 = 1
+    /// A usage error, or a failure that is not an asset's (the output cannot be created,
+    /// written or locked; the manifest cannot be written).
     static let usage: Int32 = 2
+    /// Stopped by SIGINT or SIGTERM (128 + SIGINT, as shells report it).
+    static let interrupted: Int32 = 130
 }
 
 struct JournalMediaCommand: AsyncParsableCommand {
@@ -54,8 +58,10 @@ struct JournalMediaCommand: AsyncParsableCommand {
             JPEG/PNG images any client can show, with a JSON manifest. libvips, libav and \
             libexif are called in-process; no external program is run.
 
-            Exit status: 0 when every asset succeeded, 1 when some failed, 2 for usage errors.
+            Exit status: 0 when every asset succeeded, 1 when some failed, 2 for usage errors and \
+            failures that are not an asset's, 130 when interrupted (see convert --help).
             """,
         version: Version.libraries,
-        subcommands: [ConvertCommand.self, InspectCommand.self, ColorCommand.self, LinkCommand.self, PushCommand.self])
+        subcommands: [ConvertCommand.self, SuggestionCommand.self, InspectCommand.self, ColorCommand.self, LinkCommand.self,
+                      PushCommand.self, ServeCommand.self, MergeManifestsCommand.self])
 }

@@ -43,7 +43,8 @@ enum StandardError {
     /// control characters are replaced by their escaped form first, then each of the
     /// parser's own lines is escaped, so only the parser's line breaks remain.
     static func writeParserMessage(_ message: String, arguments: [String]) {
-        var text = message
+        // One error prefix for the whole tool: the parser's own "Error: " becomes ours.
+        var text = message.hasPrefix("Error: ") ? "journal-media: error: " + message.dropFirst(7) : message
         let hostile = Set(arguments).filter { $0.unicodeScalars.contains(where: needsEscaping) }
             .sorted { $0.utf8.count > $1.utf8.count }
         // Placeholders (private-use characters, never escaped) keep each value's escaped form

@@ -115,37 +115,47 @@ import Testing
         #expect(card.missingGlyphs == 0)
     }
 
-    /// The unit frame of a large hero on the 600×750 test canvas: the hero box's largest
-    /// centred square, inset by the end markers and the stroke.
-    func unitFrame() -> (x: Double, y: Double, side: Double) {
+    /// Where a route's unit-frame point lands on the 600×750 test canvas: the route's
+    /// bounding box (`x0…x1`, `y0…y1`), aspect kept, fitted and centred in the large hero
+    /// box inset by the end markers and the stroke.
+    func routeMapping(x0: Double, x1: Double, y0: Double, y1: Double) -> (Double, Double) -> (Int, Int) {
         let m = CardMetrics(width: 600, height: 750)
         let inset = Double(m.px(20) + m.px(12))
-        let side = Double(min(m.contentWidth, m.largeHeroHeight)) - 2 * inset
-        return (Double(m.margin) + Double(m.contentWidth) / 2 - side / 2,
-                Double(m.margin) + Double(m.largeHeroHeight) / 2 - side / 2, side)
+        let areaX = Double(m.margin) + inset, areaY = Double(m.margin) + inset
+        let areaWidth = Double(m.contentWidth) - 2 * inset, areaHeight = Double(m.largeHeroHeight) - 2 * inset
+        // One unit never exceeds the area's larger side.
+        let scale = min(areaWidth / (x1 - x0), areaHeight / (y1 - y0), max(areaWidth, areaHeight))
+        let left = areaX + (areaWidth - (x1 - x0) * scale) / 2, top = areaY + (areaHeight - (y1 - y0) * scale) / 2
+        return { x, y in (Int(left + (x - x0) * scale), Int(top + (y - y0) * scale)) }
     }
 
     @Test func routeLightsUpItsPathAndNothingElse() throws {
-        // An L: down the left from (0.2, 0.1) to (0.2, 0.5), then right to (0.8, 0.5).
-        let route = [CardPoint(x: 0.2, y: 0.1), CardPoint(x: 0.2, y: 0.5), CardPoint(x: 0.8, y: 0.5)]
+        // An L across the unit frame's width (as the builder normalises routes): down the
+        // left from (0, 0.3) to (0, 0.7), then right to (1, 0.7).
+        let route = [CardPoint(x: 0, y: 0.3), CardPoint(x: 0, y: 0.7), CardPoint(x: 1, y: 0.7)]
         let card = try CardRenderer.render(CardSamples.spec(headline: "Run", hero: .route([route])), images: [:])
         let pixels = try CardPixels(card)
-        let frame = unitFrame()
+        let map = routeMapping(x0: 0, x1: 1, y0: 0.3, y1: 0.7)
         func at(_ x: Double, _ y: Double) -> [UInt8] {
-            pixels.pixel(Int(frame.x + x * frame.side), Int(frame.y + y * frame.side))
+            let (px, py) = map(x, y)
+            return pixels.pixel(px, py)
         }
-        #expect(at(0.2, 0.3) == accent)
-        #expect(at(0.5, 0.5) == accent)
-        #expect(at(0.65, 0.5) == accent)
-        // Away from the path: the top right and the bottom of the frame are background.
+        #expect(at(0, 0.5) == accent)
+        #expect(at(0.5, 0.7) == accent)
+        #expect(at(0.8, 0.7) == accent)
+        // Away from the path: above the corner's inside, below the path and left of it.
         func clear(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> Int {
-            pixels.count(in: CardBox(x: Int(frame.x + x0 * frame.side), y: Int(frame.y + y0 * frame.side),
-                                     width: Int((x1 - x0) * frame.side), height: Int((y1 - y0) * frame.side)),
-                         differingFrom: background)
+            let (left, top) = map(x0, y0), (right, bottom) = map(x1, y1)
+            return pixels.count(in: CardBox(x: left, y: top, width: right - left, height: bottom - top),
+                                differingFrom: background)
         }
-        #expect(clear(0.35, 0.0, 1.0, 0.4) == 0)
-        #expect(clear(0.0, 0.6, 1.0, 1.0) == 0)
-        #expect(clear(0.0, 0.0, 0.1, 1.0) == 0)
+        #expect(clear(0.15, 0.2, 1.0, 0.62) == 0)
+        #expect(clear(0, 0.78, 1.0, 0.85) == 0)
+        #expect(clear(-0.1, 0.2, -0.05, 0.8) == 0)
+        // The route spans the hero's width, inset by the markers.
+        let (left, _) = map(0, 0.7), (right, _) = map(1, 0.7)
+        let m = CardMetrics(width: 600, height: 750)
+        #expect(right - left >= m.contentWidth - 2 * (m.px(20) + m.px(12)) - 1)
     }
 
     @Test func pinsAreDrawnWithTheirLabels() throws {

@@ -24,12 +24,12 @@ import Testing
         }
     }
 
-    /// The 10-bit sample is read as high bit depth; the gate takes AVIF, 10-bit and alpha
-    /// HEIFs of at least 4 MP, never an 8-bit HEIC (the libavcodec path) or a small image.
+    /// The 10-bit sample is read as high bit depth; AVIF, 10-bit and alpha HEIFs of at least
+    /// 4 MP take the gate exclusively, never an 8-bit HEIC (the libavcodec path) or a small image.
     @Test func wholeImageDecodesOfLargeTenBitOrAVIFImagesAreGated() throws {
         let tenBit = try header("heif/10bit.heic")
         #expect(tenBit.highBitDepth)
-        #expect(!WholeImageDecodeGate.applies(to: tenBit), "small: decoded freely")
+        #expect(!WholeImageDecodeGate.isWholeImage(tenBit), "small: decoded freely")
         let eightBit = try header("photo.heic")
         #expect(!eightBit.highBitDepth)
         func sized(_ h: ImageHeader, _ format: SourceFormat, _ width: Int, _ height: Int) -> ImageHeader {
@@ -39,9 +39,9 @@ import Testing
             copy.storedHeight = height
             return copy
         }
-        #expect(WholeImageDecodeGate.applies(to: sized(tenBit, .heic, 4000, 3000)))
-        #expect(WholeImageDecodeGate.applies(to: sized(eightBit, .avif, 3681, 5594)))
-        #expect(!WholeImageDecodeGate.applies(to: sized(eightBit, .heic, 4032, 3024)))
-        #expect(!WholeImageDecodeGate.applies(to: sized(tenBit, .png, 4000, 3000)))
+        #expect(WholeImageDecodeGate.isWholeImage(sized(tenBit, .heic, 4000, 3000)))
+        #expect(WholeImageDecodeGate.isWholeImage(sized(eightBit, .avif, 3681, 5594)))
+        #expect(!WholeImageDecodeGate.isWholeImage(sized(eightBit, .heic, 4032, 3024)))
+        #expect(!WholeImageDecodeGate.isWholeImage(sized(tenBit, .png, 4000, 3000)))
     }
 }

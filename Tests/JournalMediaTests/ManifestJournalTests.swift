@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JournalMedia
 @testable import JournalMediaCore
+@testable import JournalMediaImaging
 
 /// The manifest journal (issue 14, item 6): entries are appended as they finish instead of
 /// the whole manifest being rewritten every 2 s; a killed run resumes from the journal; the
@@ -100,5 +101,33 @@ import Testing
         #expect(redone.summary.skipped == 0 && redone.summary.processed == 2)
         let same = try await Batch(inputs: [input], output: output, options: ProcessingOptions(renditions: other), jobs: 2).run()
         #expect(same.summary.skipped == 2)
+    }
+
+    /// A batch larger than its descriptor budget: files beyond it are reopened when
+    /// processed, and each descriptor must be closed once its file is done (they used to be
+    /// kept to the end of the run, so the batch failed with "Too many open files" 256 files
+    /// past the budget). Run with a descriptor limit of 270 (a budget of 14) over 300 PNGs.
+    @Test func aBatchBeyondItsDescriptorBudgetClosesWhatItReopens() throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let black = try VipsOperationCall("black")
+        try black.set("width", .int(16))
+        try black.set("height", .int(16))
+        try black.set("bands", .int(3))
+        try black.build()
+        let save = try VipsOperationCall("pngsave_buffer")
+        try save.set("in", .image(try black.outputImage()))
+        try save.build()
+        let png = Data(try save.outputBytes())
+        for i in 0..<300 { try png.write(to: input.appendingPathComponent(String(format: "%03d.png", i))) }
+        let output = root.appendingPathComponent("out")
+        let run = try TestSupport.runCLI(["-c", #"ulimit -n 270 && exec "$0" convert "$1" -o "$2" --jobs 2 --quiet"#,
+                                          TestSupport.cli.path, input.path, output.path],
+                                         executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(run.status == 0, "\(run.stderr.prefix(500))")
+        let manifest = try TestSupport.manifest(in: output)
+        #expect(manifest.assets.count == 300 && manifest.summary.succeeded == 300)
     }
 }

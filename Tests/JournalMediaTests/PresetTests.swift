@@ -13,8 +13,10 @@ import Testing
     @Test func mistakesNameThePathAndTheAcceptedValues() {
         #expect(error(#"{"renditions": [{"role": "a", "format": "webp", "width": 10, "qualty": 80}]}"#)?.description
                 == "renditions[0].qualty: unknown key; accepted: " + Preset.specKeys.joined(separator: ", "))
-        #expect(error(#"{"renditions": [{"role": "a", "format": "avif", "width": 10}]}"#)?.description
-                == #"renditions[0].format: "avif" is not accepted; accepted: webp, jpeg, png"#)
+        #expect(error(#"{"renditions": [{"role": "a", "format": "heic", "width": 10}]}"#)?.description
+                == #"renditions[0].format: "heic" is not accepted; accepted: webp, jpeg, png, avif"#)
+        #expect(error(#"{"renditions": [{"role": "a", "format": "webp", "width": 10, "effort": 8}]}"#) != nil)
+        #expect(error(#"{"renditions": [{"role": "a", "format": "avif", "width": 10, "effort": 8}]}"#) == nil)
         #expect(error(#"{"renditions": [{"role": "a", "format": "png", "width": "10"}]}"#)?.description
                 == "renditions[0].width: expected an integer")
         #expect(error(#"{"renditions": [{"role": "a", "format": "png", "width": 10}, {"role": "b", "format": "jpeg", "width": 10, "quality": 101}]}"#)?.description

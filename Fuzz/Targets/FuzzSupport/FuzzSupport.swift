@@ -30,3 +30,23 @@ public enum FuzzSupport {
         String(decoding: UnsafeRawBufferPointer(start: data, count: count), as: UTF8.self)
     }
 }
+
+/// libFuzzer's driver (in the toolchain's libclang_rt.fuzzer): parses the command line and
+/// runs `callback` on each input.
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafeRawPointer?, Int) -> Int32) -> Int32
+
+extension FuzzSupport {
+    /// The process entry of a fuzz target. SwiftPM links executables with their `main`
+    /// renamed to `<target>_main`, so each target exports that symbol and starts libFuzzer's
+    /// driver from it instead of relying on libFuzzer's own `main`.
+    public static func runDriver(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                 _ callback: @convention(c) (UnsafeRawPointer?, Int) -> Int32) -> Int32 {
+        var count = argc
+        var arguments = argv
+        return LLVMFuzzerRunDriver(&count, &arguments, callback)
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import JournalMediaCore
+import Logging
 import JournalMediaImaging
 import JournalMediaMetadata
 import JournalMediaVideo
@@ -9,27 +10,73 @@ import JournalMediaVideo
 /// decodes once at the size the largest rendition needs, then the shared `RenditionStep`.
 /// Nothing is written to disk; `Batch` does that.
 ///
-/// Sendable and stateless: call it from as many tasks as you want images in flight. Each
-/// async call runs on a Dispatch worker thread (libvips is blocking) with one libvips thread.
+/// Sendable and stateless: call it from as many tasks as you want. Each async call waits for
+/// a slot of its `executor` (at most `maxConcurrentAssets` assets at once, the rest queued)
+/// and then runs on the executor's worker thread (libvips is blocking) with one libvips thread.
 /// Cost: one file read, one SHA-256, one header parse, one decode, a resize + encode per rendition.
+///
+/// Cancellation: cancelling the task of an async call stops the work at the next stage
+/// boundary, inside a libvips computation between two tiles, and inside libav at its next
+/// I/O or packet; the result then carries an error with reason `cancelled` (the stage it
+/// stopped in). The blocking entry points honour the calling thread's `DecodeGuard` instead.
 public struct AssetProcessor: Sendable {
     public let options: ProcessingOptions
+    /// Bounds the async calls in flight; `AssetExecutor.shared` (one asset per core) by default.
+    public let executor: AssetExecutor
+    /// Receives a `debug` line per asset and `trace` stage timings (`AssetTelemetry`).
+    public let logger: Logger
 
-    public init(options: ProcessingOptions = ProcessingOptions()) {
+    public init(options: ProcessingOptions = ProcessingOptions(), executor: AssetExecutor = .shared,
+                logger: Logger = Logger(label: "JournalMedia")) {
         self.options = options
+        self.executor = executor
+        self.logger = logger
     }
 
     /// Processes the file at `url`. Never throws: failures are in the result's `error`.
     public func process(fileAt url: URL) async -> AssetResult {
-        await BlockingWork.run { self.processBlocking(fileAt: url) }
+        await guarded(name: url.path) { self.processBlocking(fileAt: url) }
     }
 
     /// Processes bytes in memory (an upload), stills and movies alike. `filename` is the
     /// original name (file-name dates read it, errors and `source` carry it); `modified`
     /// stands in for a file's modification time.
-    public func process(data: [UInt8], filename: String, modified: Double? = nil) async -> AssetResult {
-        await BlockingWork.run { self.process(ProbedAsset(data: data, name: filename, modified: modified,
-                                                          maxPixels: self.options.maxPixels)) }
+    /// With `deadlineSeconds`, the call (waiting included) stops at that deadline with an
+    /// error of reason `timeout`.
+    public func process(data: [UInt8], filename: String, modified: Double? = nil,
+                        deadlineSeconds: Double? = nil) async -> AssetResult {
+        await guarded(name: filename, deadlineSeconds: deadlineSeconds) {
+            self.process(ProbedAsset(data: data, name: filename, modified: modified,
+                                      maxPixels: self.options.maxPixels))
+        }
+    }
+
+    /// Runs `work` in a slot of the executor under a fresh `DecodeGuard` that the calling
+    /// task's cancellation trips. A caller cancelled while waiting, or refused by a full
+    /// queue, gets a result whose error says so (stage `read`: nothing was read).
+    private func guarded(name: String, deadlineSeconds: Double? = nil,
+                         _ work: @escaping @Sendable () -> AssetResult) async -> AssetResult {
+        let stop = DecodeGuard(deadlineSeconds: deadlineSeconds)
+        let outcome: Result<AssetResult, AssetExecutor.Refusal> = await withTaskCancellationHandler {
+            do throws(AssetExecutor.Refusal) {
+                return .success(try await executor.run { stop.install { work() } })
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            stop.cancel()
+        }
+        switch outcome {
+        case .success(let result):
+            return result
+        case .failure(let refusal):
+            var result = AssetResult(source: name)
+            result.error = refusal == .queueFull
+                ? AssetError(file: name, stage: .read, reason: .busy, message: "too many assets waiting; try again later")
+                : stop.error(file: name, stage: .read, reason: .cancelled)
+            AssetTelemetry.record(result, logger: logger)
+            return result
+        }
     }
 
     /// The same as `process(fileAt:)`, on the calling thread.
@@ -42,8 +89,12 @@ public struct AssetProcessor: Sendable {
         var clock = StageClock()
         var result = AssetResult(probe: probe)
         let content: SourceFile
-        do throws(AssetError) { content = try probe.load(maxBytes: options.maxBytes) } catch {
+        do throws(AssetError) {
+            try DecodeGuard.checkCurrent(file: probe.name, stage: .read)
+            content = try probe.load(maxBytes: options.maxBytes)
+        } catch {
             result.error = error
+            AssetTelemetry.record(result, logger: logger)
             return result
         }
         result.sha256 = content.sha256
@@ -62,6 +113,12 @@ public struct AssetProcessor: Sendable {
     }
 
     private func process(_ probe: ProbedAsset, content: SourceFile, into start: AssetResult) -> AssetResult {
+        let result = decodeAndRender(probe, content: content, into: start)
+        AssetTelemetry.record(result, logger: logger)
+        return result
+    }
+
+    private func decodeAndRender(_ probe: ProbedAsset, content: SourceFile, into start: AssetResult) -> AssetResult {
         var result = start
         if let error = probe.error {
             result.error = error
@@ -109,6 +166,7 @@ public struct AssetProcessor: Sendable {
                      into result: inout AssetResult) {
         var clock = StageClock()
         do throws(AssetError) {
+            try DecodeGuard.checkCurrent(file: name, stage: .decode)
             let plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels,
                                   timeoutSeconds: options.timeoutSeconds, movieAttachment: movie,
                                   audioAttachment: audio)
@@ -126,7 +184,9 @@ public struct AssetProcessor: Sendable {
             result.renditions = []
             result.colors = nil
             result.placeholder = nil
-            result.error = error
+            // A stop makes libvips and libav fail with their own words ("killed", "timed
+            // out"); the caller gets the guard's typed reason, in the stage that was running.
+            result.error = DecodeGuard.currentStop(file: name, stage: error.stage) ?? error
         }
     }
 

@@ -64,6 +64,29 @@ public enum AtomicFile {
         close(folder)
     }
 
+    /// Removes a stale rendition: the regular file at `relativePath` below `root`, reached
+    /// without following symbolic links (a link, folder or anything else there is left alone),
+    /// then each folder above it that this left empty, up to `root`. True when a file went.
+    public static func removeStale(_ relativePath: String, under root: URL) -> Bool {
+        guard let (folders, name) = try? split(relativePath),
+              let folder = try? openFolder(folders, under: root, create: false) else { return false }
+        var info = stat()
+        guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+              unlinkat(folder, name, 0) == 0 else {
+            close(folder)
+            return false
+        }
+        close(folder)
+        var parents = folders
+        while let last = parents.popLast(),
+              let parent = try? openFolder(parents, under: root, create: false) {
+            let removed = unlinkat(parent, last, AT_REMOVEDIR) == 0  // fails, harmlessly, when not empty
+            close(parent)
+            if !removed { break }
+        }
+        return true
+    }
+
     /// Size of the regular file at `relativePath` below `root`, reached without following
     /// symbolic links; nil when there is none.
     public static func size(of relativePath: String, under root: URL) -> Int? {

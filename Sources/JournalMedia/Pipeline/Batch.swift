@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import JournalMediaCore
 import JournalMediaImaging
 import JournalMediaMetadata
@@ -17,11 +18,28 @@ public struct BatchProgress: Sendable {
         elapsedSeconds > 0 ? Double(done - skipped) / elapsedSeconds : 0
     }
 
-    /// Estimated seconds left, from the rate so far; nil before there is a rate.
+    /// Estimated seconds left, from the rate so far; nil until the rate means something:
+    /// at least three assets processed (not reused) and one second elapsed, so a first
+    /// instant failure or a run of reused entries does not promise a finish in two seconds.
     public var secondsRemaining: Double? {
+        guard done - skipped >= 3, elapsedSeconds >= 1 else { return nil }
         let rate = assetsPerSecond
         return rate > 0 ? Double(total - done) / rate : nil
     }
+}
+
+/// Asks a running `Batch` to stop starting assets (Ctrl-C in the CLI): the assets in flight
+/// finish, the manifest is written with every finished entry (and the earlier entries of the
+/// assets not reached, so nothing is lost), and stale renditions are not pruned. Safe to call
+/// from any thread, e.g. a signal handler's queue; costs one atomic store.
+public final class BatchStopRequest: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    public init() {}
+
+    public func request() { flag.store(true, ordering: .releasing) }
+
+    public var isRequested: Bool { flag.load(ordering: .acquiring) }
 }
 
 /// Converts many assets into renditions under one output folder and writes `manifest.json`.
@@ -31,6 +49,11 @@ public struct BatchProgress: Sendable {
 /// time with `AssetProcessor`, writes every rendition atomically, appends each finished
 /// entry to a journal beside the manifest (`ManifestJournal`) so a killed run resumes where
 /// it stopped, and writes the final manifest once at the end. One asset's failure is recorded in its entry and never stops the batch.
+///
+/// `stopRequest` stops it gracefully (no further asset starts, those in flight finish).
+/// Cancelling the task running `run()` also starts no further asset but stops the ones in
+/// flight (as `AssetProcessor` does), writes the manifest of the assets finished so far (a
+/// re-run resumes from it) and throws `BatchError.cancelled`.
 public struct Batch: Sendable {
     public var inputs: [URL]
     public var output: URL
@@ -45,12 +68,30 @@ public struct Batch: Sendable {
     /// Follow symbolic links to files inside the input folders even when they resolve
     /// outside every input (default: such links are listed under `ignored`).
     public var followSymlinks = false
+    /// Remove the renditions an earlier run listed in the manifest that this run did not
+    /// make (a changed preset, a deleted input). Only paths the earlier manifest names as
+    /// renditions are removed, only regular files, never through a symbolic link, and never
+    /// when the run was stopped early. Default true.
+    public var prune = true
+    /// Lets the caller stop the batch between assets (see `BatchStopRequest`).
+    public var stopRequest: BatchStopRequest?
+    /// Called with each stale rendition path removed by `prune`, relative to the output.
+    public var onPrune: (@Sendable (String) -> Void)?
+    /// Whether `run()` returns every entry in the manifest it gives back (the default) or only
+    /// its summary and `ignored` list, `assets` left empty (the entries are in manifest.json):
+    /// the CLI's choice, so a large batch does not hold a second copy of every entry at its
+    /// end.
+    public var returnsEntries = true
     /// Called once when the batch starts waiting for another run's lock.
     public var onLockWait: (@Sendable () -> Void)?
     /// Called on the batch's task after each asset.
     public var onProgress: (@Sendable (BatchProgress) -> Void)?
     /// Called once for each asset that failed.
     public var onFailure: (@Sendable (AssetError) -> Void)?
+    /// Only this part of the work units (`convert --shard I/N`); the manifest is then
+    /// `shard.manifestName`, and stray temporary files are left for an unsharded run to
+    /// remove (another shard may be writing beside this one).
+    public var shard: BatchShard?
     /// Called on the batch's task after each asset that was processed (not reused), with its
     /// manifest `source` and the seconds it spent in each stage.
     public var onTimings: (@Sendable (String, StageTimings) -> Void)?
@@ -98,49 +139,74 @@ public struct Batch: Sendable {
         let scan = try InputScanner.scanReporting(inputs: inputs, output: output, followSymlinks: followSymlinks)
         let planned = scan.planned
         try prepareOutputFolder()
-        // One writer per output folder, held until the manifest is written; checked writable
-        // before any input is probed or decoded.
-        let lock = try await OutputFolderLock.acquire(in: output, wait: waitForLock, onWait: onLockWait)
+        // One writer per output folder (per shard), held until the manifest is written;
+        // checked writable before any input is probed or decoded.
+        let lock = try await OutputFolderLock.acquire(in: output, name: shard?.lockName ?? OutputFolderLock.fileName,
+                                                      wait: waitForLock, onWait: onLockWait)
         defer { withExtendedLifetime(lock) {} }
         try OutputFolderCheck.verifyWritable(output)
-        AtomicFile.removeLeftovers(in: output)
-        let manifestURL = output.appendingPathComponent(Batch.manifestName)
+        // Leftover temporary files are swept only by an unsharded run: a shard cannot tell
+        // another shard's file in progress from a leftover.
+        if shard == nil { AtomicFile.removeLeftovers(in: output) }
+        let manifestURL = output.appendingPathComponent(shard?.manifestName ?? Batch.manifestName)
+        let journalName = shard?.journalName ?? ManifestJournal.fileName
 
         var previous: [String: ManifestEntry] = [:]
-        if !force, let data = try? Data(contentsOf: manifestURL),
-           let manifest = try? Manifest.decode(data),
-           manifest.schemaVersion == Manifest.currentSchemaVersion,
-           manifest.preset == options.renditions {
-            for entry in manifest.assets { previous[entry.source] = entry }
+        // Every rendition an earlier run wrote and listed, whatever its preset: what `prune` may remove.
+        var earlierRenditions = Set<String>()
+        if let data = try? Data(contentsOf: manifestURL), let manifest = try? Manifest.decode(data),
+           manifest.schemaVersion == Manifest.currentSchemaVersion {
+            for entry in manifest.assets { earlierRenditions.formUnion(entry.renditions.compactMap(\.path)) }
+            if !force, manifest.preset == options.renditions {
+                for entry in manifest.assets { previous[entry.source] = entry }
+            }
         }
         // Entries an interrupted run finished after its last manifest: later lines win.
-        let replayed = force ? nil : ManifestJournal.replay(in: output, preset: options.renditions)
+        let replayed = force ? nil : ManifestJournal.replay(in: output, name: journalName, preset: options.renditions)
         for entry in replayed ?? [] { previous[entry.source] = entry }
+        for entry in replayed ?? [] { earlierRenditions.formUnion(entry.renditions.compactMap(\.path)) }
         let journal: ManifestJournal
         do {
-            journal = try ManifestJournal.open(in: output, preset: options.renditions, continuing: replayed != nil)
+            journal = try ManifestJournal.open(in: output, name: journalName, preset: options.renditions,
+                                               continuing: replayed != nil)
         } catch {
-            throw BatchError.cannotWriteManifest(output.appendingPathComponent(ManifestJournal.fileName).path,
+            throw BatchError.cannotWriteManifest(output.appendingPathComponent(journalName).path,
                                                  reason: "\(error)")
         }
 
-        let probes = await Batch.probe(planned, jobs: jobs)
-        let units = LivePhotoPairer.units(probes)
-        var entries: [ManifestEntry?] = units.map { previous[probes[$0.primary].name] }
+        let units: [WorkUnit]
+        var entries: [ManifestEntry?]
+        // Each probe is handed to its unit's worker and dropped here, so it is freed once its
+        // file is processed rather than at the end of the batch.
+        var probes: [ProbedAsset?]
+        do {
+            let all = await Batch.probe(planned, jobs: jobs)
+            var mine = LivePhotoPairer.units(all)
+            if let shard { mine = mine.filter { shard.contains(all[$0.primary].name) } }
+            units = mine
+            entries = units.map { previous[all[$0.primary].name] }
+            probes = all
+        }
+        previous = [:]
         var progress = BatchProgress(done: 0, total: units.count, failed: 0, skipped: 0, elapsedSeconds: 0)
         let processor = AssetProcessor(options: options)
         let output = self.output
 
-        await withTaskGroup(of: (Int, UnitOutcome).self) { group in
+        // Cancelling the batch's task trips one guard shared by every unit: no unit starts
+        // after it, and the units in flight stop at their next check.
+        let stop = DecodeGuard()
+        await withTaskCancellationHandler {
+          await withTaskGroup(of: (Int, UnitOutcome).self) { group in
             var next = 0
+            let stopRequest = self.stopRequest
             func launch() {
-                guard next < units.count else { return }
+                guard next < units.count, stopRequest?.isRequested != true, !stop.isCancelled else { return }
                 let index = next, unit = units[index], earlier = entries[index]
                 next += 1
-                let work = Batch.Work(unit: unit, probes: probes)
+                guard let work = Batch.Work(unit: unit, taking: &probes) else { return launch() }
                 group.addTask {
                     let outcome = await BlockingWork.run {
-                        Batch.convert(work, earlier: earlier, processor: processor, output: output)
+                        stop.install { Batch.convert(work, earlier: earlier, processor: processor, output: output) }
                     }
                     return (index, outcome)
                 }
@@ -148,6 +214,10 @@ public struct Batch: Sendable {
             for _ in 0..<jobs { launch() }
             while let (index, outcome) = await group.next() {
                 let entry = outcome.entry
+                if entry.error?.reason == .cancelled {
+                    // Not the file's fault: its slot keeps what the earlier manifest said, if anything.
+                    continue
+                }
                 entries[index] = entry
                 progress.done += 1
                 if outcome.skipped {
@@ -165,20 +235,36 @@ public struct Batch: Sendable {
                 onProgress?(progress)
                 launch()
             }
+          }
+        } onCancel: {
+            stop.cancel()
         }
 
         progress.elapsedSeconds = Date().timeIntervalSince(start)
-        let manifest = makeManifest(entries.compactMap { $0 }, ignored: scan.ignored, progress: progress)
+        let outline = makeManifest(entries, ignored: scan.ignored, progress: progress)
         do {
-            // Compaction: the whole manifest once, streamed entry by entry; then the journal
-            // (all of whose entries it holds) goes.
-            try AtomicFile.write(to: Batch.manifestName, under: output) { sink in
-                try manifest.encode { piece in try sink.write(piece) }
+            // Compaction: the whole manifest once, streamed entry by entry from the batch's
+            // own list (no second copy of the entries); then the journal goes.
+            try AtomicFile.write(to: manifestURL.lastPathComponent, under: output) { sink in
+                try Manifest.encode(outline: outline, assets: entries.lazy.compactMap { $0 }) { piece in
+                    try sink.write(piece)
+                }
             }
         } catch {
             throw BatchError.cannotWriteManifest(manifestURL.path, reason: "\(error)")
         }
         journal.remove()
+        if stop.isCancelled { throw BatchError.cancelled(done: progress.done, total: units.count) }
+        if prune, stopRequest?.isRequested != true {
+            var kept = Set<String>()
+            for entry in entries { if let entry { kept.formUnion(entry.renditions.compactMap(\.path)) } }
+            for path in earlierRenditions.subtracting(kept).sorted() where AtomicFile.removeStale(path, under: output) {
+                onPrune?(path)
+            }
+        }
+        guard returnsEntries else { return outline }
+        var manifest = outline
+        manifest.assets = entries.compactMap { $0 }
         return manifest
     }
 
@@ -220,16 +306,23 @@ public struct Batch: Sendable {
         }
     }
 
-    private func makeManifest(_ entries: [ManifestEntry], ignored: [IgnoredInput], progress: BatchProgress) -> Manifest {
-        let failed = entries.filter { $0.error != nil }.count
+    /// The manifest's summary and lists, with `assets` left empty (the entries are streamed
+    /// into the file, and returned only when `returnsEntries`).
+    private func makeManifest(_ entries: [ManifestEntry?], ignored: [IgnoredInput], progress: BatchProgress) -> Manifest {
+        var count = 0, failed = 0
+        for entry in entries {
+            guard let entry else { continue }
+            count += 1
+            if entry.error != nil { failed += 1 }
+        }
         let processed = progress.done - progress.skipped
         let summary = ManifestSummary(
-            assets: entries.count, succeeded: entries.count - failed, failed: failed,
+            assets: count, succeeded: count - failed, failed: failed,
             processed: processed, skipped: progress.skipped,
             elapsedSeconds: (progress.elapsedSeconds * 1000).rounded() / 1000,
             assetsPerSecond: progress.elapsedSeconds > 0
                 ? (Double(processed) / progress.elapsedSeconds * 100).rounded() / 100 : 0)
-        return Manifest(generator: Version.generator, preset: options.renditions, assets: entries,
+        return Manifest(generator: Version.generator, preset: options.renditions, assets: [],
                         ignored: ignored, summary: summary)
     }
 
@@ -247,10 +340,18 @@ public struct Batch: Sendable {
         var primary: ProbedAsset
         var motion: ProbedAsset?
 
-        init(unit: WorkUnit, probes: [ProbedAsset]) {
+        /// Takes the unit's probes out of the batch's list (nil if they were already taken).
+        init?(unit: WorkUnit, taking probes: inout [ProbedAsset?]) {
+            guard let primary = probes[unit.primary] else { return nil }
             self.unit = unit
-            primary = probes[unit.primary]
-            if case .livePhoto(_, let motion, _) = unit { self.motion = probes[motion] } else { motion = nil }
+            self.primary = primary
+            probes[unit.primary] = nil
+            if case .livePhoto(_, let motion, _) = unit {
+                self.motion = probes[motion]
+                probes[motion] = nil
+            } else {
+                motion = nil
+            }
         }
     }
 
@@ -258,6 +359,10 @@ public struct Batch: Sendable {
     /// nothing changed, otherwise process (a Live Photo's still and movie together) and write
     /// the renditions.
     static func convert(_ work: Work, earlier: ManifestEntry?, processor: AssetProcessor, output: URL) -> UnitOutcome {
+        defer {
+            work.primary.closeAfterProcessing()
+            work.motion?.closeAfterProcessing()
+        }
         var clock = StageClock()
         let probe = work.primary
         let content: SourceFile

@@ -19,6 +19,9 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The rendition specs cannot be used (a role that is not a plain name, a box or quality
     /// out of range): nothing is written.
     case invalidPreset(String)
+    /// The batch's task was cancelled: `done` of `total` assets were finished and are in the
+    /// manifest written before this was thrown.
+    case cancelled(done: Int, total: Int)
 
     public var description: String {
         switch self {
@@ -31,6 +34,7 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .outputLocked(let path): "output folder \(path) is in use by another journal-media run (it holds \(path)/.journal-media.lock); wait for it to finish, or pass --wait to queue behind it"
         case .outputNotWritable(let path, let reason): "output folder \(path) is not writable: \(reason)"
         case .invalidPreset(let problem): "invalid preset: \(problem)"
+        case .cancelled(let done, let total): "cancelled after \(done) of \(total) assets"
         }
     }
 
@@ -39,7 +43,7 @@ public enum BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// manifest could not be written.
     public var isUsageError: Bool {
         switch self {
-        case .cannotWriteManifest: false
+        case .cannotWriteManifest, .cancelled: false
         default: true
         }
     }

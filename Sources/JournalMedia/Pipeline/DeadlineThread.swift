@@ -1,28 +1,32 @@
 import Foundation
-import JournalMediaImaging
+import JournalMediaCore
 
-/// Runs one decode on a thread of its own and waits for it at most until its deadline.
+/// Runs one decode on a thread of its own, under a `DecodeGuard` (the decode's deadline, and
+/// the caller's guard as its parent), and waits for it only while the guard lets it.
 ///
-/// libvips stops a computation at its deadline between tiles (`VipsDeadline`), but some
-/// decoders do all their work in one call that nothing can interrupt: librsvg draws an SVG
-/// in one 2000-pixel tile (a 1 KB drawing of stacked blurs takes half a minute), libheif
-/// decodes a whole HEIF image at once. For those the caller stops waiting at the deadline
-/// and reports `timeout`; the thread is left to finish on its own (its kill flag set, its
-/// result discarded), holding its memory and one core until the library returns.
+/// libvips stops a computation between tiles when the guard says stop (`VipsInterrupt`, the
+/// kill flag), but some decoders do all their work in one call that nothing can interrupt:
+/// librsvg draws an SVG in one 2000-pixel tile (a 1 KB drawing of stacked blurs takes half a
+/// minute), libheif decodes a whole HEIF image at once. For those the caller stops waiting
+/// when the guard stops (deadline or cancellation) and reports why; the thread is left to
+/// finish on its own (the guard cancelled, its result discarded), holding its memory and one
+/// core until the library returns.
 ///
 /// Used by `StillDecoding` for every still decode. Costs one thread start (tens of
-/// microseconds) per decode.
+/// microseconds) per decode, and a wake-up every 50 ms while waiting.
 enum DeadlineThread {
-    /// The outcome of `work`, or nil when the deadline passed first.
-    static func run<T>(deadline: VipsDeadline, _ work: @escaping () -> T) -> T? {
+    /// The outcome of `work`, or nil when `stop` said stop first.
+    static func run<T>(under stop: DecodeGuard, _ work: @escaping () -> T) -> T? {
         let box = OutcomeBox<T>(work)
-        let thread = Thread { box.finish(box.work()) }
+        let thread = Thread { box.finish(stop.install { box.work() }) }
         // libvips and the libraries under it expect a normal thread's stack.
         thread.stackSize = 8 << 20
         thread.start()
-        guard box.wait(seconds: deadline.remainingSeconds) else {
-            deadline.abandon()
-            return nil
+        while !box.wait(seconds: 0.05) {
+            if stop.shouldStop {
+                stop.cancel()  // the thread's computation stops at its next tile, if it has one
+                return nil
+            }
         }
         return box.take()
     }

@@ -41,7 +41,8 @@ final class ManifestJournal {
     /// The entries an interrupted run recorded with the same preset, in the order written;
     /// nil when there is no journal or it belongs to other rendition specs. A line that does
     /// not decode (cut short by a crash) is skipped. Reads the file in 1 MiB pieces.
-    static func replay(in folder: URL, preset: [RenditionSpec]) -> [ManifestEntry]? {
+    static func replay(in folder: URL, name fileName: String = ManifestJournal.fileName,
+                       preset: [RenditionSpec]) -> [ManifestEntry]? {
         guard let handle = FileHandle(forReadingAtPath: folder.appendingPathComponent(fileName).path) else { return nil }
         defer { try? handle.close() }
         let decoder = JSONDecoder()
@@ -72,7 +73,8 @@ final class ManifestJournal {
 
     /// Opens the journal for appending. `continuing`: keep the lines already there (they were
     /// replayed); otherwise start a new journal with a header for `preset`.
-    static func open(in folder: URL, preset: [RenditionSpec], continuing: Bool) throws -> ManifestJournal {
+    static func open(in folder: URL, name fileName: String = ManifestJournal.fileName, preset: [RenditionSpec],
+                     continuing: Bool) throws -> ManifestJournal {
         let url = folder.appendingPathComponent(fileName)
         if !continuing {
             var header = try JSONEncoder().encode(Header(journal: formatVersion, preset: preset))

@@ -20,7 +20,8 @@ public final class OutputFolderLock: Sendable {
     /// Takes the lock; when another process holds it, throws `outputLocked` at once, or,
     /// with `wait`, calls `onWait` and blocks until that run ends. A folder where the lock
     /// file cannot be created is `outputNotWritable`.
-    public static func acquire(in folder: URL, wait: Bool,
+    /// `name`: the lock file (a shard locks its own, so shards can share an output folder).
+    public static func acquire(in folder: URL, name fileName: String = OutputFolderLock.fileName, wait: Bool,
                                onWait: (@Sendable () -> Void)? = nil) async throws(BatchError) -> OutputFolderLock {
         let path = folder.appendingPathComponent(fileName).path
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)

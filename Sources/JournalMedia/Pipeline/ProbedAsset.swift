@@ -157,6 +157,15 @@ public final class ProbedAsset: @unchecked Sendable {
         media = nil
     }
 
+    /// Closes the descriptor (and any libav open) once the batch has processed the file,
+    /// so a batch never holds more descriptors than its budget: a probe reopened by path
+    /// after `detach()` used to keep its new descriptor to the end of the run, and a batch
+    /// larger than the budget ran out of descriptors 256 files later.
+    func closeAfterProcessing() {
+        input = nil
+        media = nil
+    }
+
     /// The probe's input, reopened when detached.
     private func openInput() throws(AssetError) -> any ByteSource {
         if let input { return input }

@@ -9,7 +9,8 @@ import JournalMediaVideo
 /// rendition spec, all from the one decoded image in memory.
 ///
 /// Runs on the processor's worker thread right after a source's `decode`. Costs the
-/// analysis (a few milliseconds) plus one resize and one encode per spec.
+/// analysis (a few milliseconds) plus one resize and one encode per spec. Checks the
+/// thread's `DecodeGuard` before the analysis and before each rendition.
 public enum RenditionStep {
     /// Fills `result.colors`, `result.placeholder` (when `analyzeColors`) and appends one
     /// rendition per spec. Throws `analyze` or `encode` errors naming `name`.
@@ -17,6 +18,7 @@ public enum RenditionStep {
                            into result: inout AssetResult) throws(AssetError) {
         var clock = StageClock()
         if analyzeColors {
+            try DecodeGuard.checkCurrent(file: name, stage: .analyze)
             let pixels: AnalysisPixels
             do throws(VipsError) { pixels = try AnalysisPixels(image.decoded) } catch {
                 throw AssetError(file: name, stage: .analyze, message: error.message)
@@ -29,6 +31,7 @@ public enum RenditionStep {
         }
         // A source may have made a spec's rendition itself (an animation's GIF attachment).
         for spec in specs where !result.renditions.contains(where: { $0.role == spec.role }) {
+            try DecodeGuard.checkCurrent(file: name, stage: .encode)
             do throws(VipsError) {
                 result.renditions.append(try RenditionRenderer.render(
                     image.decoded, spec: spec, sourceWidth: image.width, sourceHeight: image.height,

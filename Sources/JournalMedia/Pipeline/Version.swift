@@ -1,3 +1,4 @@
+import CCrypto
 import JournalMediaCore
 import JournalMediaImaging
 import JournalMediaMetadata
@@ -14,6 +15,14 @@ public enum Version {
 extension Version {
     /// One line naming the toolkit and every native library version, for `--version`.
     public static var libraries: String {
-        "journal-media \(toolkit): libvips \(VipsRuntime.version), \(LibavVersion.summary)"
+        "journal-media \(toolkit): libvips \(VipsRuntime.version), \(LibavVersion.summary), "
+            + "\(ExifLibraryVersion.loadedObject), \(cryptoVersion), \(PangoVersion.text)"
+    }
+
+    /// libcrypto's own version text without the build date ("OpenSSL 3.0.17").
+    static var cryptoVersion: String {
+        guard let text = OpenSSL_version(OPENSSL_VERSION) else { return "libcrypto" }
+        let words = String(cString: text).split(separator: " ")
+        return words.prefix(2).joined(separator: " ")
     }
 }

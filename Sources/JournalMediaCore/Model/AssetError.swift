@@ -47,6 +47,8 @@ public enum AssetErrorReason: String, Codable, Sendable, CaseIterable {
     case timeout
     /// The caller cancelled the work.
     case cancelled
+    /// The processor's executor had no room (its queue was full): try again later.
+    case busy
     /// A rendition could not be made from decoded pixels.
     case encodeFailed
     /// A file could not be written into the output folder.

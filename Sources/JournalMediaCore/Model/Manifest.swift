@@ -52,17 +52,25 @@ public struct Manifest: Codable, Sendable {
     /// entry in memory rather than the whole document. Used for the manifest a batch writes
     /// at its end; linear in the number of assets.
     public func encode(streamingTo emit: (Data) throws -> Void) throws {
+        try Manifest.encode(outline: self, assets: assets, emit)
+    }
+
+    /// `outline` (its own `assets` ignored) with `assets` in its asset list, streamed as
+    /// `encode(streamingTo:)` does: lets a batch write its entries from its own list.
+    public static func encode(outline shell: Manifest, assets: some Collection<ManifestEntry>,
+                              _ emit: (Data) throws -> Void) throws {
         let encoder = Manifest.prettyEncoder()
-        var shell = self
+        var shell = shell
         shell.assets = []
         var outline = try encoder.encode(shell)
         outline.append(0x0A)
         // Keys are sorted, so the empty asset list appears once, at the top level, spelled
         // as the pretty printer spells an empty array at depth one.
         let empty = Data("\"assets\" : [\n\n  ]".utf8)
-        guard !assets.isEmpty, let slot = outline.range(of: empty) else {
-            try emit(assets.isEmpty ? outline : try encoded())
-            return
+        guard !assets.isEmpty else { return try emit(outline) }
+        guard let slot = outline.range(of: empty) else {
+            shell.assets = Array(assets)
+            return try emit(try shell.encoded())
         }
         try emit(outline[..<slot.lowerBound] + Data("\"assets\" : [".utf8))
         for (index, entry) in assets.enumerated() {

@@ -2,7 +2,7 @@ import CVips
 import Foundation
 import JournalMediaCore
 
-/// Lays labels out as chips (rounded outlines in the accent colour around short texts),
+/// Lays labels out as chips (pills tinted and outlined in the accent colour around short texts),
 /// row after row across the content width, as many as fit in the rows left above the
 /// footnote (at most three), ending with a "+N" chip for the rest.
 ///
@@ -55,7 +55,9 @@ struct CardChipLayout {
         let m = metrics
         let gap = Self.gap(metrics: m)
         let padding = Self.padding(metrics: m)
-        let total = spec.chips.count
+        // Blank labels are not chips.
+        let labels = spec.chips.lazy.filter { !CardTextFitter.isBlank($0) }
+        let total = labels.count
         let rows = min(Self.maxRows, rows)
         guard rows > 0, total > 0 else {
             if total > 0 { warnings.append("chips: 0 of \(total) shown") }
@@ -66,8 +68,8 @@ struct CardChipLayout {
         var placed: [Placed] = []
         var x = 0, row = 0
         func chipWidth(_ fitted: FittedText) -> Int { fitted.measurement.logical.width + 2 * padding.x }
-        for label in spec.chips {
-            guard let fitted = CardTextFitter.fit(label.isEmpty ? " " : label, style: style(maxWidth: labelWidth))
+        for label in labels {
+            guard let fitted = CardTextFitter.fit(label, style: style(maxWidth: labelWidth))
             else { throw VipsError(message: "Pango could not lay a chip out") }
             let width = chipWidth(fitted)
             if x > 0 && x + width > contentWidth {
@@ -122,7 +124,7 @@ struct CardChipLayout {
             let x = rtl ? contentWidth - chip.x - chip.width : chip.x
             svg += "<rect x=\"\(n(Double(x) + stroke / 2))\" y=\"\(n(Double(y) + stroke / 2))\" "
                 + "width=\"\(n(Double(chip.width) - stroke))\" height=\"\(n(Double(rowHeight) - stroke))\" "
-                + "rx=\"\(n((Double(rowHeight) - stroke) / 2))\" fill=\"none\" stroke=\"\(colors.accent)\" "
+                + "rx=\"\(n((Double(rowHeight) - stroke) / 2))\" fill=\"\(colors.accent)\" fill-opacity=\"0.12\" stroke=\"\(colors.accent)\" stroke-opacity=\"0.35\" "
                 + "stroke-width=\"\(n(stroke))\"/>"
         }
         svg += "</svg>"

@@ -173,11 +173,36 @@ struct CardHeroPainter {
         truncated = truncated || fitted.truncated
     }
 
-    /// The square the unit frame maps to: the box's largest centred square, inset so that
-    /// markers and strokes at the frame's edge stay inside the box.
-    private func unitSquare(in box: CardBox, inset: Double) -> (x: Double, y: Double, side: Double) {
-        let side = max(1, Double(min(box.width, box.height)) - 2 * inset)
-        return (Double(box.width) / 2 - side / 2, Double(box.height) / 2 - side / 2, side)
+    /// Maps unit-frame points into an area of the hero box: the points' own bounding box,
+    /// aspect kept, scaled to fill the area and centred in it (a route that is wide and flat
+    /// uses the box's whole width, not only the square the unit frame would fill). One unit
+    /// never exceeds the area's larger side, so a few metres of jitter are not blown up.
+    struct FrameFit {
+        let scale: Double
+        let offsetX: Double
+        let offsetY: Double
+
+        static func clamped(_ value: Double) -> Double { min(1.5, max(-0.5, value)) }
+
+        init(points: [CardPoint], x: Double, y: Double, width: Double, height: Double) {
+            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+            for point in points {
+                let px = Self.clamped(point.x), py = Self.clamped(point.y)
+                minX = min(minX, px); maxX = max(maxX, px)
+                minY = min(minY, py); maxY = max(maxY, py)
+            }
+            if points.isEmpty { minX = 0.5; maxX = 0.5; minY = 0.5; maxY = 0.5 }
+            let spanX = maxX - minX, spanY = maxY - minY
+            let limit = max(1, max(width, height))
+            let fitX = spanX > 0 ? width / spanX : limit, fitY = spanY > 0 ? height / spanY : limit
+            scale = min(limit, fitX, fitY)
+            offsetX = x + (width - spanX * scale) / 2 - minX * scale
+            offsetY = y + (height - spanY * scale) / 2 - minY * scale
+        }
+
+        func map(_ point: CardPoint) -> (x: Double, y: Double) {
+            (offsetX + Self.clamped(point.x) * scale, offsetY + Self.clamped(point.y) * scale)
+        }
     }
 
     private mutating func drawRoutes(_ routes: [[CardPoint]], in box: CardBox) throws(VipsError) {
@@ -191,11 +216,10 @@ struct CardHeroPainter {
         let stride = max(1, (total + Self.maxRoutePoints - 1) / Self.maxRoutePoints)
         if stride > 1 { warnings.append("route: \(total) points thinned to every \(stride)th") }
         let stroke = Double(metrics.px(12)), marker = Double(metrics.px(20))
-        let square = unitSquare(in: box, inset: marker + stroke)
-        func position(_ point: CardPoint) -> (x: Double, y: Double) {
-            (square.x + min(1.5, max(-0.5, point.x)) * square.side,
-             square.y + min(1.5, max(-0.5, point.y)) * square.side)
-        }
+        let inset = marker + stroke
+        let fit = FrameFit(points: Array(cleaned.joined()), x: inset, y: inset,
+                           width: max(1, Double(box.width) - 2 * inset), height: max(1, Double(box.height) - 2 * inset))
+        func position(_ point: CardPoint) -> (x: Double, y: Double) { fit.map(point) }
         var thinned: [[(x: Double, y: Double)]] = []
         for route in cleaned {
             var kept: [(x: Double, y: Double)] = []
@@ -248,20 +272,15 @@ struct CardHeroPainter {
         if pins.count > shown.count { warnings.append("pins: \(shown.count) of \(pins.count) shown") }
         let single = shown.count == 1
         let pinScale = Double(metrics.px(single ? 200 : 84)) / 40
-        let square = unitSquare(in: box, inset: 0)
         let n = CardLayers.number
-        // The pin's tip sits on its point; the frame is inset so the tallest pin fits.
+        // The pin's tip sits on its point; the area leaves room for the tallest pin above
+        // and half a pin beside.
         let top = 40 * pinScale, side = 14 * pinScale
-        let usableSide = max(1, square.side - top - 4)
-        let originX = square.x + (square.side - usableSide) / 2
-        let originY = square.y + top
+        let fit = FrameFit(points: shown.map(\.point), x: side, y: top, width: max(1, Double(box.width) - 2 * side),
+                           height: max(1, Double(box.height) - top - 4))
         var tips: [(x: Double, y: Double)] = []
         for pin in shown {
-            let x = single ? Double(box.width) / 2
-                : originX + min(1, max(0, pin.point.x)) * usableSide
-            let y = single ? (Double(box.height) + top) / 2
-                : originY + min(1, max(0, pin.point.y)) * usableSide
-            tips.append((x, y))
+            tips.append(single ? (Double(box.width) / 2, (Double(box.height) + top) / 2) : fit.map(pin.point))
         }
         // The drawing covers only the pins' bounds.
         let outline = max(2, pinScale * 1.5)
@@ -285,7 +304,7 @@ struct CardHeroPainter {
         // Labels beside the first pins, on the side with more room.
         let labelSize = metrics.size(30)
         for (pin, tip) in zip(shown, tips).prefix(single ? 0 : Self.maxPinLabels) {
-            guard let label = pin.label, !label.isEmpty else { continue }
+            guard let label = pin.label, !CardTextFitter.isBlank(label) else { continue }
             let leftRoom = Int(tip.x - side), rightRoom = box.width - Int(tip.x + side)
             let room = max(leftRoom, rightRoom) - metrics.px(8)
             guard room > Int(labelSize * 2) else { continue }

@@ -108,7 +108,7 @@ struct CardDrawing {
 
     /// Fits `text` in `style`, counting what Pango reports.
     private mutating func fit(_ text: String, _ style: CardTextStyle, stage: String) throws(CardRenderError) -> FittedText? {
-        guard !CardTextFitter.normalised(text.prefix(4096)).isEmpty else { return nil }
+        guard !CardTextFitter.isBlank(text) else { return nil }
         guard let fitted = CardTextFitter.fit(text, style: style) else {
             throw .drawing(stage: stage, message: "Pango could not lay the text out")
         }
@@ -207,14 +207,12 @@ struct CardDrawing {
 
         // Headline: whatever height is left, at most 3 lines beside a hero, 7 on a text card.
         let available = bottom - textTop - badgeBlock - linesBlock() - chipsBlock
-        guard let headline = try fit(spec.headline.isEmpty ? " " : spec.headline, CardTextStyle(
+        let headline = try fit(spec.headline, CardTextStyle(
             weight: .bold, color: colors.foreground, width: width, size: headlineSize, minimumSize: minimumHeadline,
             maxLines: hasHero ? 3 : 7, maxHeight: max(oneLine, available)), stage: "headline")
-        else {
-            throw .invalidSpec("headline is empty")
-        }
-        headlineFontSize = headline.size
-        let headlineHeight = headline.measurement.logical.height
+        if headline == nil { warnings.append("headline: empty") }
+        headlineFontSize = headline?.size ?? 0
+        let headlineHeight = headline?.measurement.logical.height ?? 0
         let block = badgeBlock + headlineHeight + linesBlock() + chipsBlock
         var y: Int
         switch placement {
@@ -232,7 +230,7 @@ struct CardDrawing {
                      stage: "badge")
             y += badgeBlock
         }
-        try draw(headline, x: m.margin, y: y, stage: "headline")
+        if let headline { try draw(headline, x: m.margin, y: y, stage: "headline") }
         y += headlineHeight
         if !lines.isEmpty { y += linesGap }
         for line in lines {
@@ -252,7 +250,7 @@ struct CardDrawing {
         warnings += chips.warnings
     }
 
-    /// The badge's outline: a pill in the accent colour around its text.
+    /// The badge's pill: outlined in the accent colour, filled with a 12 % tint of it.
     private func drawBadgeFrame(_ badge: FittedText, x: Int, y: Int, padding: Int) throws(VipsError) {
         let width = badge.measurement.logical.width + 4 * padding
         let height = badge.measurement.logical.height + 2 * padding
@@ -261,8 +259,8 @@ struct CardDrawing {
         let svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)">\
             <rect x="\(n(stroke / 2))" y="\(n(stroke / 2))" width="\(n(Double(width) - stroke))" \
-            height="\(n(Double(height) - stroke))" rx="\(n(Double(height - Int(stroke)) / 2))" fill="none" \
-            stroke="\(colors.accent)" stroke-width="\(n(stroke))"/></svg>
+            height="\(n(Double(height) - stroke))" rx="\(n(Double(height - Int(stroke)) / 2))" \
+            fill="\(colors.accent)" fill-opacity="0.12" stroke="\(colors.accent)" stroke-width="\(n(stroke))"/></svg>
             """
         try canvas.place(try CardLayers.svg(svg), x: x, y: y)
     }

@@ -100,6 +100,11 @@ enum CardTextFitter {
         return out
     }
 
+    /// Whether `text` has nothing to draw (empty, or only white space and control characters).
+    static func isBlank(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { !$0.properties.isWhitespace && $0.value >= 0x20 && !(0x7F..<0xA0).contains($0.value) }
+    }
+
     /// The longest text that `style` could ever show: a generous characters-per-line bound
     /// (a fifth of the minimum size per character, narrower than any real glyph run) times
     /// the lines. Input beyond this is not laid out at all.

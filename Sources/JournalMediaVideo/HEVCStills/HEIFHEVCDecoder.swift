@@ -102,6 +102,8 @@ package enum HEIFHEVCDecoder {
         var mosaic: YUVMosaic?
         var tileSize = (width: 0, height: 0)
         for (index, tile) in coded.tiles.enumerated() {
+            // A stop between tiles: give up here; the caller's next check reports it.
+            if DecodeGuard.current?.shouldStop == true { return nil }
             try decoder.decode(tile, into: frame)
             guard acceptable(frame, nclx: coded.nclx) else { return nil }
             if mosaic == nil {

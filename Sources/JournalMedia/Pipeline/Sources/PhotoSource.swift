@@ -58,7 +58,8 @@ enum StillDecoding {
     }
 
     /// Header, pixel limit, one decode within `plan.timeoutSeconds`; fills size and
-    /// orientation into `result`. The decode runs on its own thread (`DeadlineThread`), which
+    /// orientation into `result`. The decode runs on its own thread (`DeadlineThread`) under
+    /// its own `DecodeGuard` (the deadline; the caller's guard as parent), which
     /// keeps `bytes` alive for as long as it runs, even past the deadline.
     static func decode(_ bytes: [UInt8], format: SourceFormat, name: String, plan: DecodePlan,
                        into result: inout AssetResult) throws(AssetError) -> SourceImage {
@@ -81,25 +82,34 @@ enum StillDecoding {
         }
         let upscale = format.isVector
         let box = plan.box(width: header.displayWidth, height: header.displayHeight, upscale: upscale)
-        let gated = WholeImageDecodeGate.applies(to: header)
-        if gated { WholeImageDecodeGate.enter() }
-        let deadline = VipsDeadline(seconds: plan.timeoutSeconds)
-        let timedOut = fail(.decode, .timeout, "decoding the \(format.rawValue.uppercased()) took longer than the "
-                            + "\(deadline.limitText) s limit (--timeout)")
-        let outcome = DeadlineThread.run(deadline: deadline) { () -> Result<DecodedImage, VipsError> in
-            defer { if gated { WholeImageDecodeGate.leave() } }
+        let wholeImage = WholeImageDecodeGate.isWholeImage(header)
+        WholeImageDecodeGate.enter(exclusive: wholeImage)
+        // One guard for this decode: its own deadline, and the caller's guard (cancellation,
+        // a request's deadline) as its parent.
+        let stop = DecodeGuard(deadlineSeconds: plan.timeoutSeconds, parent: DecodeGuard.current)
+        func stopped(_ reason: StopReason) -> AssetError {
+            if reason == .cancelled, let outer = DecodeGuard.current?.stopReason {
+                return DecodeGuard.current?.error(file: name, stage: .decode, reason: outer)
+                    ?? fail(.decode, .cancelled, "cancelled")
+            }
+            let limit = String(format: "%g", plan.timeoutSeconds)
+            return reason == .cancelled
+                ? fail(.decode, .cancelled, "cancelled")
+                : fail(.decode, .timeout, "decoding the \(format.rawValue.uppercased()) took longer than the "
+                       + "\(limit) s limit (--timeout)")
+        }
+        let outcome = DeadlineThread.run(under: stop) { () -> Result<DecodedImage, VipsError> in
+            defer { WholeImageDecodeGate.leave(exclusive: wholeImage) }
             return bytes.withUnsafeBytes { raw in
-                Result { () throws(VipsError) in
-                    try pixels(raw, header: header, box: box, upscale: upscale, deadline: deadline)
-                }
+                Result { () throws(VipsError) in try pixels(raw, header: header, box: box, upscale: upscale) }
             }
         }
         let decoded: DecodedImage
         switch outcome {
-        case nil: throw timedOut
+        case nil: throw stopped(stop.stopReason ?? .deadline)
         case .success(let image)?: decoded = image
         case .failure(let error)?:
-            if deadline.didKill { throw timedOut }
+            if let reason = stop.stopReason { throw stopped(reason) }
             throw fail(.decode, nil, "cannot decode the \(format.rawValue.uppercased()) pixels: \(error.message)")
         }
         // Vector sources may report a different intrinsic size once rendered; the header's wins.
@@ -109,13 +119,13 @@ enum StillDecoding {
     /// The decode: HEICs through libavcodec's HEVC decoder + swscale when the file is one
     /// that path handles (single images and grids, 8-bit, no alpha), else libvips.
     static func pixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
-                       upscale: Bool, deadline: VipsDeadline? = nil) throws(VipsError) -> DecodedImage {
+                       upscale: Bool) throws(VipsError) -> DecodedImage {
         if header.format == .heic, !upscale,
            let fast = HEIFHEVCDecoder.decode(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
                                              expectedSize: (header.displayWidth, header.displayHeight)) {
             return try ImageDecoder.decode(heic: fast)
         }
         return try ImageDecoder.decode(bytes, header: header, width: box.width, height: box.height,
-                                       allowUpscale: upscale, deadline: deadline)
+                                       allowUpscale: upscale)
     }
 }

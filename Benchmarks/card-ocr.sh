@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# make conformance (part): legibility of rendered cards, checked honestly. Renders the
+# sample bundles (Samples/suggestions/) with `journal-media suggestion`, reads every light
+# and dark fallback card back with tesseract (English + German models), and reports the
+# word accuracy: the share of the Latin-script words of each card's texts (headline, lines,
+# chips, footnote, badge, from suggestion.json) that tesseract finds on the card.
+# Needs tesseract-ocr and tesseract-ocr-deu (the make target installs them).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=.build/card-ocr
+rm -rf "$out"; mkdir -p "$out"
+bin=$(swift build -c release --show-bin-path)/journal-media
+"$bin" suggestion Samples/suggestions/*/suggestion.json --output "$out/cards" --quiet 2>"$out/stderr.txt"
+status=$?
+echo "suggestion exit status: $status (1 expected: edge-cases has broken references on purpose)"
+python3 Benchmarks/card_ocr_report.py "$out/cards"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# `make service-check`: schemathesis (PyPI, in a venv under .build-venv-service) against
+# openapi.yaml, on a `journal-media serve` started on a free loopback port. Fails on any
+# 5xx, a status code or content type the spec does not list, a response body or header
+# that violates the spec. Prints schemathesis' summary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=.build-venv-service
+MAX_EXAMPLES="${MAX_EXAMPLES:-60}"
+if [ ! -x "$VENV/bin/st" ]; then
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis>=4,<5"
+fi
+swift build --product journal-media
+BIN="$(swift build --show-bin-path)/journal-media"
+LOG="$(mktemp)"
+"$BIN" serve --port 0 --max-concurrent-assets 2 --max-queued 64 --deadline 20 --log-level error >"$LOG" 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true; rm -f "$LOG"' EXIT
+for _ in $(seq 1 100); do grep -q "listening on" "$LOG" && break; sleep 0.1; done
+URL="$(grep -o 'http://[0-9.:]*' "$LOG" | head -1)"
+echo "service-check: server at $URL"
+"$VENV/bin/st" run openapi.yaml --url "$URL" \
+  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance \
+  --max-examples "$MAX_EXAMPLES" --workers 2 --no-color

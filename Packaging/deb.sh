@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# make deb: wraps dist/ (Packaging/dist.sh) into dist/journal-media_<version>_<arch>.deb with
+# dpkg-deb. Depends: is computed by dpkg-shlibdeps from the binary's NEEDED entries and the
+# symbols files of the installed libraries, so it names exactly the shared libraries the
+# binary links (libvips42, libavformat59, …, libexif12) with their minimum versions; the
+# Noto fonts the cards are drawn with are added by name.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+version=$(dist/journal-media --version | sed -n 's/^journal-media \([^:]*\):.*/\1/p')
+[ -n "$version" ] || { echo "deb: cannot read the version from dist/journal-media --version" >&2; exit 1; }
+arch=$(dpkg --print-architecture)
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+pkg=$root/pkg
+install -D -m 0755 dist/journal-media "$pkg/usr/bin/journal-media"
+install -D -m 0644 dist/man/journal-media.1 "$pkg/usr/share/man/man1/journal-media.1"
+gzip -9n "$pkg/usr/share/man/man1/journal-media.1"
+install -D -m 0644 dist/completions/journal-media.bash "$pkg/usr/share/bash-completion/completions/journal-media"
+install -D -m 0644 dist/completions/journal-media.zsh "$pkg/usr/share/zsh/vendor-completions/_journal-media"
+install -D -m 0644 dist/completions/journal-media.fish "$pkg/usr/share/fish/vendor_completions.d/journal-media.fish"
+for schema in Schemas/*.json; do
+  install -D -m 0644 "$schema" "$pkg/usr/share/journal-media/schemas/$(basename "$schema")"
+done
+install -D -m 0644 LICENSE "$pkg/usr/share/doc/journal-media/copyright"
+install -D -m 0644 CHANGELOG.md "$pkg/usr/share/doc/journal-media/CHANGELOG.md"
+install -D -m 0644 README.md "$pkg/usr/share/doc/journal-media/README.md"
+
+# dpkg-shlibdeps wants a debian/control beside it; give it a minimal one in the scratch folder.
+mkdir -p "$root/debian"
+printf 'Source: journal-media\n\nPackage: journal-media\nArchitecture: any\n' > "$root/debian/control"
+depends=$(cd "$root" && dpkg-shlibdeps -O -e pkg/usr/bin/journal-media 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+[ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# The card renderer draws text with these fonts and counts glyphs they lack; fontconfig finds
+# them at run time, so no NEEDED entry names them.
+depends="$depends, fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji"
+size=$(du -sk "$pkg" | cut -f1)
+mkdir -p "$pkg/DEBIAN"
+cat > "$pkg/DEBIAN/control" <<CONTROL
+Package: journal-media
+Version: $version
+Architecture: $arch
+Maintainer: The JournalMedia authors <journal-media@localhost>
+Installed-Size: $size
+Depends: $depends
+Section: graphics
+Priority: optional
+Homepage: https://example.invalid/journal-media
+Description: renditions, dates and colours for journaling apps' media
+ journal-media converts photos, Live Photos, videos, audio artwork and icons into WebP
+ thumbnails and JPEG/PNG fallbacks with a JSON manifest (capture dates with time zone,
+ colours, ThumbHash placeholders), in-process through libvips, libav and libexif.
+CONTROL
+deb=dist/journal-media_${version}_${arch}.deb
+dpkg-deb --root-owner-group --build "$pkg" "$deb" >/dev/null
+echo "$deb"
+echo "Depends: $depends"

@@ -1,0 +1,222 @@
+import Foundation
+import JournalMediaCore
+import JournalMediaImaging
+import JournalMediaMetadata
+import JournalMediaVideo
+
+/// The work for one item of a bundle: its files through the pipeline, its cards through
+/// `CardSource`, its outputs written as `NN-<id>[.<field>].<role>.<ext>` in the bundle's
+/// output folder. Runs on one thread; the processor runs several items at once.
+struct ItemWork {
+    let options: SuggestionOptions
+    let builder: CardSpecBuilder
+    let folder: URL
+    let target: URL
+    let index: Int
+
+    /// `NN-<id>`: the item's position (so names sort in the bundle's order) and its id
+    /// reduced to letters, digits, `_` and `-` (ids may hold any text), at most 40 of them.
+    let prefix: String
+
+    init(options: SuggestionOptions, builder: CardSpecBuilder, folder: URL, target: URL, index: Int, id: String) {
+        self.options = options
+        self.builder = builder
+        self.folder = folder
+        self.target = target
+        self.index = index
+        let safe = String(id.unicodeScalars.prefix(40).map { scalar -> Character in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_" || scalar == "-")
+                ? Character(scalar) : "_"
+        })
+        prefix = String(format: "%02d-", index + 1) + (safe.isEmpty ? "item" : safe)
+    }
+
+    static func fieldName(_ field: String) -> String {
+        let mapped = field.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "-" }
+        return String(mapped).split(separator: "-").joined(separator: "-")
+    }
+
+    func run(_ item: SuggestionItem) -> SuggestionItemOutput {
+        var out = SuggestionItemOutput(id: item.id, type: item.type, output: "card", renditions: [], headline: nil,
+                                       lines: [], chips: [], footnote: nil, badge: nil, light: nil, dark: nil,
+                                       missingGlyphs: 0, dates: [], pictures: [], error: nil, warnings: [])
+        func fail(_ error: OutputError) {
+            if out.error == nil { out.error = error } else { out.warnings.append("\(error.field ?? "item"): \(error.message)") }
+        }
+        let mediaProcessor = AssetProcessor(options: ProcessingOptions(renditions: options.renditions,
+                                                                       maxPixels: options.maxPixels))
+        // The item's own media file(s).
+        let mediaFields: Set<String>
+        switch item.content {
+        case .photo: mediaFields = ["photo"]
+        case .livePhoto: mediaFields = ["image", "video"]
+        case .video: mediaFields = ["video"]
+        default: mediaFields = []
+        }
+        var pictures = CardPictures()
+        var decoded: [String: DecodedImage] = [:]
+        if !mediaFields.isEmpty {
+            let media = self.media(item, processor: mediaProcessor)
+            out.pictures.append(media.picture)
+            if let error = media.picture.error {
+                fail(error)
+            } else {
+                out.output = "media"
+                out.renditions = media.picture.renditions
+            }
+        }
+        // The pictures inside the item (and its fallbackImage).
+        for (field, reference) in item.files where !mediaFields.contains(field) {
+            let picture = self.picture(field: field, reference: reference, processor: mediaProcessor)
+            out.pictures.append(picture.output)
+            if let error = picture.output.error {
+                fail(error)
+            } else if let image = picture.decoded {
+                decoded[field] = image
+                pictures.fields.insert(field)
+                if let colors = picture.output.colors { pictures.colors[field] = colors.card }
+            }
+        }
+        if item.content == .unknown {
+            out.warnings.append(item.fallbackImage == nil
+                                ? "unknown item type \"\(item.type)\" without a fallbackImage: shown as a neutral card"
+                                : "unknown item type \"\(item.type)\": shown from its fallbackImage")
+        }
+        if out.output == "media" { return out }
+        // A card, light and dark, for every other item (and for media whose file failed).
+        let pair = builder.cards(for: item, pictures: pictures)
+        out.headline = pair.light.headline
+        out.lines = pair.light.lines
+        out.chips = pair.light.chips
+        out.footnote = pair.light.footnote
+        out.badge = pair.light.badge
+        out.dates = pair.dates
+        out.warnings += pair.warnings.filter { !$0.hasPrefix("unknown item type") }
+        for (spec, colors, dark) in [(pair.light, pair.lightColors, false), (pair.dark, pair.darkColors, true)] {
+            let source = CardSource(spec: spec, images: decoded.filter { pair.imageFields.contains($0.key) })
+            let processor = AssetProcessor(options: ProcessingOptions(renditions: options.cardRenditions(dark: dark),
+                                                                      maxPixels: options.maxPixels))
+            let result = processor.process(source, name: "\(prefix) \(spec.appearance.rawValue) card")
+            if let error = result.error {
+                fail(OutputError(field: nil, stage: error.stage, reason: error.reason, message: error.message))
+                continue
+            }
+            do {
+                out.renditions += try write(result.renditions, base: prefix)
+            } catch {
+                fail(error)
+            }
+            let card = OutputCard(colors: colors, missingGlyphs: source.report.missingGlyphs,
+                                  headlineFontSize: source.report.headlineFontSize, truncated: source.report.truncated)
+            if dark { out.dark = card } else { out.light = card }
+            out.missingGlyphs += source.report.missingGlyphs
+            for warning in source.report.warnings where !out.warnings.contains(warning) { out.warnings.append(warning) }
+        }
+        return out
+    }
+
+    /// A photo, video or Live Photo item: its file(s) through the pipeline, renditions
+    /// named after the item.
+    private func media(_ item: SuggestionItem, processor: AssetProcessor) -> (picture: OutputPicture, result: AssetResult?) {
+        let field: String, reference: String
+        var motion: String?
+        switch item.content {
+        case .photo(let photo): (field, reference) = ("photo", photo.photo)
+        case .video(let video): (field, reference) = ("video", video.video)
+        case .livePhoto(let live): (field, reference, motion) = ("image", live.image, live.video)
+        default: return (Self.failed(field: "item", reference: "", AssetError(
+            file: item.id, stage: .read, reason: .invalidInput, message: "not a media item")), nil)
+        }
+        let url: URL
+        switch BundlePath.resolve(reference, in: folder) {
+        case .failure(let error): return (Self.failed(field: field, reference: reference, error), nil)
+        case .success(let resolved): url = resolved
+        }
+        var result: AssetResult
+        if let motion {
+            let motionURL: URL
+            switch BundlePath.resolve(motion, in: folder) {
+            case .failure(let error): return (Self.failed(field: "video", reference: motion, error), nil)
+            case .success(let resolved): motionURL = resolved
+            }
+            result = processor.process(livePhoto: ProbedAsset.open(url, name: reference),
+                                       motion: ProbedAsset.open(motionURL, name: motion), pairedBy: .given)
+        } else {
+            result = processor.processBlocking(fileAt: url, displayName: reference)
+        }
+        return (output(field: field, reference: reference, result: result, base: prefix), result)
+    }
+
+    /// A picture inside an item: the pipeline's renditions, written as `<prefix>.<field>.…`,
+    /// and the picture decoded again from its largest rendition for the card.
+    private func picture(field: String, reference: String,
+                         processor: AssetProcessor) -> (output: OutputPicture, decoded: DecodedImage?) {
+        let url: URL
+        switch BundlePath.resolve(reference, in: folder) {
+        case .failure(let error): return (Self.failed(field: field, reference: reference, error), nil)
+        case .success(let resolved): url = resolved
+        }
+        let result = processor.processBlocking(fileAt: url, displayName: reference)
+        var output = output(field: field, reference: reference, result: result, base: "\(prefix).\(Self.fieldName(field))")
+        guard output.error == nil else { return (output, nil) }
+        do throws(AssetError) {
+            return (output, try Self.decodeForCard(result, name: reference, maxPixels: options.maxPixels))
+        } catch {
+            output.error = OutputError(field: field, stage: error.stage, reason: error.reason, message: error.message)
+            return (output, nil)
+        }
+    }
+
+    private func output(field: String, reference: String, result: AssetResult, base: String) -> OutputPicture {
+        var picture = OutputPicture(field: field, source: reference, kind: result.kind, width: result.width,
+                                    height: result.height, captureDate: result.captureDate, video: result.video,
+                                    livePhoto: result.livePhoto, renditions: [], colors: result.colors,
+                                    placeholder: result.placeholder, error: nil)
+        if let error = result.error {
+            picture.error = OutputError(field: field, stage: error.stage, reason: error.reason, message: error.message)
+            return picture
+        }
+        do {
+            picture.renditions = try write(result.renditions, base: base)
+        } catch {
+            picture.error = error
+        }
+        return picture
+    }
+
+    private static func failed(field: String, reference: String, _ error: AssetError) -> OutputPicture {
+        OutputPicture(field: field, source: reference, kind: nil, width: nil, height: nil, captureDate: nil, video: nil,
+                      livePhoto: nil, renditions: [], colors: nil, placeholder: nil,
+                      error: OutputError(field: field, stage: error.stage, reason: error.reason,
+                                         message: "\(reference): \(error.message)"))
+    }
+
+    /// Writes renditions as `<base>.<role>.<ext>`, each atomically.
+    private func write(_ renditions: [Rendition], base: String) throws(OutputError) -> [OutputRendition] {
+        var written: [OutputRendition] = []
+        for rendition in renditions {
+            let name = "\(base).\(rendition.role).\(rendition.format.fileExtension)"
+            do {
+                try AtomicFile.write(rendition.data, to: target.appendingPathComponent(name))
+            } catch {
+                throw OutputError(field: nil, stage: .write, reason: .writeFailed, message: "\(name): \(error)")
+            }
+            written.append(OutputRendition(role: rendition.role, path: name, format: rendition.format,
+                                           width: rendition.width, height: rendition.height, bytes: rendition.data.count))
+        }
+        return written
+    }
+
+    /// The picture for a card, decoded from the largest rendition already made (a JPEG or
+    /// PNG of at most the fallback's size; transparency kept in PNG and WebP).
+    static func decodeForCard(_ result: AssetResult, name: String, maxPixels: Int) throws(AssetError) -> DecodedImage? {
+        guard let largest = result.renditions.max(by: { $0.width * $0.height < $1.width * $1.height }),
+              let format = FormatSniffer.sniff(largest.data) else { return nil }
+        let plan = DecodePlan(renditions: [RenditionSpec(role: "card", format: .png, width: largest.width,
+                                                         height: largest.height)], maxPixels: maxPixels)
+        var scratch = AssetResult(source: name)
+        return try StillDecoding.decode(largest.data, format: format, name: name, plan: plan, into: &scratch).decoded
+    }
+}
+
+extension OutputError: Error {}

@@ -1,0 +1,39 @@
+import CVips
+import JournalMediaCore
+
+/// Lets the calling thread's `DecodeGuard` (cancellation or a deadline) stop a libvips
+/// computation part-way: it turns on the image's progress reporting and connects an "eval"
+/// handler that sets the image's kill flag as soon as the guard says stop. libvips checks
+/// that flag between tiles, so the computation in flight (a decode into memory, a save)
+/// fails with "killed" within one tile's work; the pipeline then reports the guard's typed
+/// error (`cancelled` or `timeout`) rather than libvips' message.
+///
+/// This is the one libvips interruption mechanism for both uses (a caller's cancellation
+/// and a per-decode deadline). Runs before each libvips computation the toolkit starts
+/// (`VipsImageHandle.materialised()`, the rendition savers); a no-op when no guard is
+/// installed. Costs one signal connection per watched image and, while computing, one
+/// atomic load (plus a clock read with a deadline) per tile.
+package enum VipsInterrupt {
+    /// Watches `image` with the current guard. Throws the libvips-side stop at once when the
+    /// guard already says stop (libvips clears the kill flag when a computation starts, so a
+    /// flag set beforehand would not be seen).
+    static func watch(_ image: VipsImageHandle) throws(VipsError) {
+        guard let current = DecodeGuard.current else { return }
+        if let reason = current.stopReason { throw VipsError(message: Self.message(reason)) }
+        vips_image_set_progress(image.pointer, 1)
+        let retained = Unmanaged.passRetained(current).toOpaque()
+        _ = jm_connect_eval(image.pointer, { image, _, data in
+            guard let image, let data else { return }
+            if Unmanaged<DecodeGuard>.fromOpaque(data).takeUnretainedValue().shouldStop {
+                vips_image_set_kill(image, 1)
+            }
+        }, retained, { data, _ in
+            guard let data else { return }
+            Unmanaged<DecodeGuard>.fromOpaque(data).release()
+        })
+    }
+
+    static func message(_ reason: StopReason) -> String {
+        reason == .cancelled ? "cancelled" : "ran past its deadline"
+    }
+}

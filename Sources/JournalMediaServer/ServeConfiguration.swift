@@ -1,0 +1,139 @@
+import Foundation
+import JournalMedia
+
+/// Everything `journal-media serve` can be told, with its defaults: from a JSON config file
+/// (`--config serve.json`), then `JM_…` environment variables, then command-line flags (the
+/// later wins). Read once at start-up; invalid values stop the server before it binds.
+public struct ServeConfiguration: Sendable, Equatable {
+    /// Address to bind; loopback unless asked otherwise.
+    public var host = "127.0.0.1"
+    /// Port to bind; 0 picks a free one (printed on start-up).
+    public var port = 8080
+    /// Largest request body accepted (413 beyond it).
+    public var maxBodyBytes = 50 * 1024 * 1024
+    /// Largest image accepted, width × height from the header (422 beyond it).
+    public var maxPixels = Defaults.maxPixels
+    /// Seconds one asset may take once it runs (504 beyond it).
+    public var deadlineSeconds = 30.0
+    /// Assets processed at once.
+    public var maxConcurrentAssets = ProcessInfo.processInfo.activeProcessorCount
+    /// Requests allowed to wait for a slot; more get 503 with Retry-After.
+    public var maxQueued = 32
+    /// Seconds a client has to send its whole body (408 beyond it).
+    public var bodyTimeoutSeconds = 30.0
+    /// On SIGTERM: seconds `/readyz` answers 503 before the listener closes (load balancers
+    /// stop sending), then in-flight requests finish within `gracePeriodSeconds`.
+    public var drainDelaySeconds = 0.0
+    public var gracePeriodSeconds = 30.0
+    /// The bearer token `/v1/…` requests must carry; nil: no authentication.
+    public var token: String?
+    /// Rendition presets by name; `default` is used when a request names none.
+    public var presets: [String: [RenditionSpec]] = ["default": Defaults.renditions]
+
+    public init() {}
+
+    /// A configuration problem, named by its key.
+    public struct Problem: Error, CustomStringConvertible, Equatable {
+        public let description: String
+    }
+
+    /// Reads a JSON config file over the defaults. Keys: the property names above, plus
+    /// `tokenFile` (a file holding the token) and `presets` (name → a preset as accepted by
+    /// `convert --preset`).
+    public mutating func apply(configFile url: URL) throws(Problem) {
+        let object: [String: Any]
+        do {
+            let data = try Data(contentsOf: url)
+            guard let parsed = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw Problem(description: "\(url.path): not a JSON object")
+            }
+            object = parsed
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw Problem(description: "\(url.path): \(error.localizedDescription)")
+        }
+        for (key, value) in object {
+            try apply(key: key, value: value, from: url.path)
+        }
+    }
+
+    /// `JM_HOST`, `JM_PORT`, `JM_MAX_BODY_BYTES`, `JM_MAX_PIXELS`, `JM_DEADLINE_SECONDS`,
+    /// `JM_MAX_CONCURRENT_ASSETS`, `JM_MAX_QUEUED`, `JM_TOKEN_FILE`.
+    public mutating func apply(environment: [String: String]) throws(Problem) {
+        let keys = ["JM_HOST": "host", "JM_PORT": "port", "JM_MAX_BODY_BYTES": "maxBodyBytes",
+                    "JM_MAX_PIXELS": "maxPixels", "JM_DEADLINE_SECONDS": "deadlineSeconds",
+                    "JM_MAX_CONCURRENT_ASSETS": "maxConcurrentAssets", "JM_MAX_QUEUED": "maxQueued",
+                    "JM_TOKEN_FILE": "tokenFile"]
+        for (variable, key) in keys.sorted(by: { $0.key < $1.key }) {
+            guard let text = environment[variable] else { continue }
+            let value: Any = key == "host" || key == "tokenFile" ? text : (Double(text) ?? text)
+            try apply(key: key, value: value, from: variable)
+        }
+    }
+
+    private mutating func apply(key: String, value: Any, from origin: String) throws(Problem) {
+        func number(_ minimum: Double) throws(Problem) -> Double {
+            guard let number = (value as? NSNumber)?.doubleValue, number.isFinite, number >= minimum else {
+                throw Problem(description: "\(origin): \(key) must be a number ≥ \(minimum)")
+            }
+            return number
+        }
+        func integer(_ minimum: Int) throws(Problem) -> Int {
+            let value = try number(Double(minimum))
+            guard value == value.rounded(), value < 1e15 else {
+                throw Problem(description: "\(origin): \(key) must be a whole number")
+            }
+            return Int(value)
+        }
+        switch key {
+        case "host":
+            guard let text = value as? String, !text.isEmpty else { throw Problem(description: "\(origin): host must be text") }
+            host = text
+        case "port":
+            port = try integer(0)
+            guard port <= 65535 else { throw Problem(description: "\(origin): port must be 0–65535") }
+        case "maxBodyBytes": maxBodyBytes = try integer(1)
+        case "maxPixels": maxPixels = try integer(1)
+        case "deadlineSeconds": deadlineSeconds = try number(0.001)
+        case "maxConcurrentAssets": maxConcurrentAssets = try integer(1)
+        case "maxQueued": maxQueued = try integer(0)
+        case "bodyTimeoutSeconds": bodyTimeoutSeconds = try number(0.001)
+        case "drainDelaySeconds": drainDelaySeconds = try number(0)
+        case "gracePeriodSeconds": gracePeriodSeconds = try number(0)
+        case "tokenFile":
+            guard let path = value as? String else { throw Problem(description: "\(origin): tokenFile must be a path") }
+            try readToken(path)
+        case "presets":
+            guard let table = value as? [String: Any], !table.isEmpty else {
+                throw Problem(description: "\(origin): presets must map names to presets")
+            }
+            var presets: [String: [RenditionSpec]] = [:]
+            for (name, preset) in table {
+                guard name.range(of: "^[A-Za-z0-9_-]{1,64}$", options: .regularExpression) != nil else {
+                    throw Problem(description: "\(origin): preset name \(name) must be letters, digits, - or _")
+                }
+                do {
+                    let data = try JSONSerialization.data(withJSONObject: preset)
+                    presets[name] = try Preset.parse(data)
+                } catch {
+                    throw Problem(description: "\(origin): presets.\(name): \(error)")
+                }
+            }
+            if presets["default"] == nil { presets["default"] = Defaults.renditions }
+            self.presets = presets
+        default:
+            throw Problem(description: "\(origin): unknown key \(key)")
+        }
+    }
+
+    /// Reads the bearer token from a file (surrounding whitespace dropped; must not be empty).
+    public mutating func readToken(_ path: String) throws(Problem) {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw Problem(description: "cannot read the token file \(path)")
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw Problem(description: "the token file \(path) is empty") }
+        token = trimmed
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+import JournalMedia
+import Prometheus
+
+/// The small routes: `GET /v1/color?background=#0A84FF[&base=#FFFFFF]` (the `color`
+/// command's answer), `POST /v1/dates` (the first bytes of a file, with `X-Filename`: its
+/// capture date as `inspect` reads it, headers only), `GET /healthz` (alive),
+/// `GET /readyz` (503 while draining) and `GET /metrics` (Prometheus text). Each costs
+/// microseconds, except `/v1/dates`, which reads the metadata of the bytes it is sent.
+struct UtilityRoutes: Sendable {
+    let configuration: ServeConfiguration
+    let state: ServerState
+    let registry: PrometheusCollectorRegistry
+
+    /// What `/v1/dates` reads at most: metadata sits in the first bytes of a file.
+    static let datesBodyLimit = 4 * 1024 * 1024
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/healthz") { _, _ in Response.text("ok\n") }
+        router.get("/readyz") { _, _ in
+            state.isDraining ? ProblemResponse(.serviceUnavailable, "draining: the server is shutting down").response
+                : Response.text("ready\n")
+        }
+        router.get("/metrics") { _, _ in
+            Response.text(registry.emitToString(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        router.get("/v1/color") { request, _ in
+            do {
+                return try Self.color(request)
+            } catch let problem as ProblemResponse {
+                return problem.response
+            }
+        }
+        router.post("/v1/dates") { request, _ in
+            let limit = min(Self.datesBodyLimit, configuration.maxBodyBytes)
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: limit)
+            } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+                return AssetRoutes.tooLarge(nil, limit: limit).response
+            }
+            let bytes = body.getBytes(at: body.readerIndex, length: body.readableBytes) ?? []
+            let name = AssetRoutes.filename(request)
+            let inspection = CaptureDateReader.inspect(ProbedAsset(data: bytes, name: name, modified: nil))
+            if let error = inspection.error, inspection.captureDate == nil {
+                return ProblemResponse(asset: error, retryAfter: AssetRoutes.retryAfterSeconds).response
+            }
+            return Response.json(Data(inspection.jsonLine(source: name).utf8))
+        }
+    }
+
+    static func color(_ request: Request) throws -> Response {
+        guard let text = request.uri.queryParameters["background"].map(String.init) else {
+            throw ProblemResponse(.badRequest, "background is required, e.g. ?background=%230A84FF", reason: "invalidInput")
+        }
+        let baseText = request.uri.queryParameters["base"].map(String.init) ?? "#FFFFFF"
+        let base: RGBColor, background: RGBColor
+        do {
+            base = try RGBColor.parse(baseText)
+            background = try RGBColor.parse(text, over: base)
+        } catch {
+            throw ProblemResponse(.badRequest, "\(error)", reason: "invalidInput")
+        }
+        let choice = ForegroundChooser.choose(for: background)
+        var object: [String: Any] = [
+            "background": "\(choice.background)", "foreground": "\(choice.foreground)",
+            "wcagRatio": choice.wcagRatio, "apcaLc": choice.apcaLc, "rule": "\(choice.rule)",
+        ]
+        if let a = choice.accessibleForeground {
+            object["accessibleForeground"] = ["color": "\(a.color)", "wcagRatio": a.wcagRatio, "apcaLc": a.apcaLc,
+                                              "target": "\(a.target)"]
+        }
+        return .json(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import JournalMediaServer
+import Logging
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the toolkit over HTTP (see openapi.yaml).",
+        discussion: """
+            Routes: POST /v1/assets (raw body; X-Filename header; ?preset=NAME), GET /v1/color, \
+            POST /v1/dates, GET /healthz, GET /readyz, GET /metrics (Prometheus text). Errors \
+            are application/problem+json. Binds 127.0.0.1 unless --host says otherwise; prints \
+            "listening on http://HOST:PORT" once up. SIGTERM or SIGINT: /readyz turns 503, \
+            the listener closes after --drain-delay, requests in flight finish (up to the \
+            grace period), exit 0.
+
+            Settings come from --config FILE.json, then JM_* environment variables (JM_HOST, \
+            JM_PORT, JM_MAX_BODY_BYTES, JM_MAX_PIXELS, JM_DEADLINE_SECONDS, \
+            JM_MAX_CONCURRENT_ASSETS, JM_MAX_QUEUED, JM_TOKEN_FILE), then these flags.
+            """)
+
+    @Option(help: ArgumentHelp("JSON configuration file (keys as in README's table; presets by name).", valueName: "file"))
+    var config: String?
+    @Option(help: "Address to bind (default 127.0.0.1).") var host: String?
+    @Option(help: "Port to bind; 0 picks a free one (default 8080).") var port: Int?
+    @Option(help: ArgumentHelp("File holding the bearer token /v1/ requests must carry.", valueName: "file"))
+    var tokenFile: String?
+    @Option(help: "Assets processed at once (default: cores).") var maxConcurrentAssets: Int?
+    @Option(help: "Requests that may wait for a slot; more get 503 (default 32).") var maxQueued: Int?
+    @Option(help: "Largest request body in bytes (413 beyond; default 50 MiB).") var maxBodyBytes: Int?
+    @Option(help: "Largest image in pixels (422 beyond; default 100000000).") var maxPixels: Int?
+    @Option(help: "Seconds per asset request, waiting included (504 beyond; default 30).") var deadline: Double?
+    @Option(help: "Seconds /readyz reports 503 on SIGTERM before the listener closes (default 0).") var drainDelay: Double?
+    @Option(help: "Seconds in-flight requests get to finish on SIGTERM (default 30).") var gracePeriod: Double?
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default info).") var logLevel: String?
+
+    func run() async throws {
+        var settings = ServeConfiguration()
+        do {
+            if let config { try settings.apply(configFile: URL(fileURLWithPath: config)) }
+            try settings.apply(environment: ProcessInfo.processInfo.environment)
+            if let tokenFile { try settings.readToken(tokenFile) }
+        } catch {
+            throw ValidationError(error.description)
+        }
+        if let host { settings.host = host }
+        if let port {
+            guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535") }
+            settings.port = port
+        }
+        if let value = maxConcurrentAssets { settings.maxConcurrentAssets = max(1, value) }
+        if let value = maxQueued { settings.maxQueued = max(0, value) }
+        if let value = maxBodyBytes { settings.maxBodyBytes = max(1, value) }
+        if let value = maxPixels { settings.maxPixels = max(1, value) }
+        if let value = deadline { settings.deadlineSeconds = max(0.001, value) }
+        if let value = drainDelay { settings.drainDelaySeconds = max(0, value) }
+        if let value = gracePeriod { settings.gracePeriodSeconds = max(0, value) }
+        let level = logLevel.flatMap { Logger.Level(rawValue: $0) } ?? .info
+        if logLevel != nil && Logger.Level(rawValue: logLevel ?? "") == nil {
+            throw ValidationError("--log-level: one of trace, debug, info, notice, warning, error, critical")
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let registry = JournalMediaServer.bootstrapMetrics()
+        let server = JournalMediaServer(configuration: settings, registry: registry)
+        let host = settings.host
+        try await server.run { port in
+            // Unbuffered: a supervisor or test reads this line to learn the port.
+            FileHandle.standardOutput.write(Data("listening on http://\(host):\(port)\n".utf8))
+        }
+    }
+}

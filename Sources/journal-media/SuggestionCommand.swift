@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import JournalMedia
+
+struct SuggestionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "suggestion",
+        abstract: "Turn suggestion bundles into renditions and rendered cards for every item.",
+        discussion: """
+            A bundle is a suggestion.json (schema version 1: Schemas/suggestion-bundle.v1.json) \
+            beside the files it references by relative path, as an app uploads a \
+            JournalingSuggestion: a title, a date interval and up to 13 items of 15 types \
+            (photo, livePhoto, video, workout, workoutGroup, contact, location, locationGroup, \
+            song, podcast, genericMedia, motionActivity, reflection, stateOfMind, eventPoster).
+
+            Every bundle is validated first; a file that is not JSON, has another schema \
+            version or a value of the wrong type or range is refused with its JSON path \
+            (suggestion.items[3].steps: expected an integer) and nothing is produced (exit 2).
+
+            Output, one folder per bundle, OUTPUT/<bundleId>/:
+
+              NN-<id>.thumbnail.webp, NN-<id>.fallback.jpg   photo, Live Photo (and \
+            .motionPoster), video: the usual renditions
+              NN-<id>.thumbnail.webp, NN-<id>.fallback.png,
+              NN-<id>.thumbnailDark.webp, NN-<id>.fallbackDark.png   every other item: a \
+            rendered card, light and dark (1200×1500 by default; WebP in a 512 box, PNG)
+              NN-<id>.<field>.<role>.<ext>   pictures inside items (artwork, icon, photo, \
+            image, appIcon, fallbackImage) through the same pipeline
+              suggestion.json   items in order: renditions, the card's texts (headline, \
+            lines, chips, footnote, badge), colours and APCA contrast figures, dates \
+            formatted in the bundle's locale and time zone beside the raw values, \
+            missingGlyphs, error, warnings; and the cover item
+
+            NN is the item's position (01…13). Cards show texts in any script (Pango with the \
+            Noto fonts make deps installs); numbers, units and dates follow the bundle's \
+            locale ("10,02 km" for de_DE, "6.23 mi" for en_US). Headlines reach APCA |Lc| 75 \
+            and other text |Lc| 60 on their background: a background that cannot carry text \
+            is moved in tone (hue kept). An unknown item type is kept and drawn from its \
+            fallbackImage; unknown values are shown as written; both are reported.
+
+            A referenced file that is missing, unreadable, corrupt, or outside the bundle's \
+            folder (absolute, "..", or a symbolic link leading out) gives that item an error \
+            and one line on stderr; the other items are still produced (exit 1). Outputs \
+            carry no metadata, are written atomically, and are the same bytes for the same \
+            bundle. Exit status: 0 all items succeeded, 1 some failed, 2 usage error.
+            """)
+
+    @Argument(help: ArgumentHelp("suggestion.json files (their files are read from their folders).", valueName: "bundle"))
+    var bundles: [String]
+
+    @Option(name: [.short, .long], help: ArgumentHelp("Output folder; OUTPUT/<bundleId>/ per bundle.", valueName: "dir"))
+    var output: String
+
+    @Flag(name: .long, help: "Draw routes and pins, but write no coordinates on the cards.")
+    var redactLocation = false
+
+    @Option(name: .long, help: ArgumentHelp("""
+        JSON file replacing the renditions of media items and of the pictures inside items \
+        (the format of `convert --preset`). Cards always get thumbnail/fallback (light) and \
+        thumbnailDark/fallbackDark.
+        """, valueName: "file"))
+    var preset: String?
+
+    @Option(name: .long, help: ArgumentHelp("Card canvas, WIDTHxHEIGHT (default 1200x1500).", valueName: "size"))
+    var cardSize: String = "\(CardSpec.defaultWidth)x\(CardSpec.defaultHeight)"
+
+    @Option(name: [.short, .long], help: "Items processed at once, each with one libvips thread. (default: CPU cores)")
+    var jobs: Int?
+
+    @Flag(name: [.short, .long], help: "Print nothing but errors on stderr.")
+    var quiet = false
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        _ = try parsedCardSize()
+    }
+
+    private func parsedCardSize() throws -> (Int, Int) {
+        let parts = cardSize.lowercased().split(separator: "x")
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+              (200...4096).contains(width), (200...4096).contains(height) else {
+            throw ValidationError("--card-size must be WIDTHxHEIGHT with sides of 200–4096 pixels, not \"\(cardSize)\"")
+        }
+        return (width, height)
+    }
+
+    func run() throws {
+        var renditions = Defaults.renditions
+        if let preset {
+            do { renditions = try Preset.load(contentsOf: URL(fileURLWithPath: preset)) } catch {
+                throw ValidationError("preset \(preset): \(error)")
+            }
+        }
+        let (width, height) = try parsedCardSize()
+        // Every bundle is validated before any work.
+        var read: [(url: URL, bundle: SuggestionBundle)] = []
+        var refused = false
+        for path in bundles {
+            do {
+                read.append((URL(fileURLWithPath: path), try SuggestionBundleReader.read(contentsOf: URL(fileURLWithPath: path))))
+            } catch {
+                FileHandle.standardError.write(Data("journal-media: error: \(path): bundle: \(error)\n".utf8))
+                refused = true
+            }
+        }
+        var ids: [String: String] = [:]
+        for entry in read {
+            if let other = ids.updateValue(entry.url.path, forKey: entry.bundle.bundleId) {
+                FileHandle.standardError.write(Data(
+                    "journal-media: error: \(entry.url.path): bundle: bundleId \"\(entry.bundle.bundleId)\" is also the id of \(other)\n".utf8))
+                refused = true
+            }
+        }
+        if refused { throw ExitCode(ExitStatus.usage) }
+        let processor = SuggestionProcessor(options: SuggestionOptions(
+            renditions: renditions, cardWidth: width, cardHeight: height, redactLocation: redactLocation,
+            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount))
+        var failed = 0
+        for (url, bundle) in read {
+            let result = processor.process(bundle, folder: url.deletingLastPathComponent(),
+                                           output: URL(fileURLWithPath: output))
+            for item in result.items {
+                if let error = item.error {
+                    FileHandle.standardError.write(Data(
+                        "journal-media: error: \(url.path): item \(item.id) (\(item.type)): \(error.field.map { "\($0): " } ?? "")\(error.stage.rawValue): \(error.message)\n".utf8))
+                }
+            }
+            failed += result.summary.failed
+            if !quiet {
+                let s = result.summary
+                FileHandle.standardError.write(Data(
+                    "\(url.path): \(s.items) items: \(s.succeeded) succeeded, \(s.failed) failed, \(s.cards) cards, \(s.missingGlyphs) missing glyphs → \(output)/\(bundle.bundleId)/suggestion.json\n".utf8))
+            }
+        }
+        if failed > 0 { throw ExitCode(ExitStatus.someAssetsFailed) }
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+@testable import JournalMedia
+@testable import JournalMediaCore
+@testable import JournalMediaImaging
+@testable import JournalMediaVideo
+
+/// Cooperative cancellation and deadlines through `DecodeGuard`: at stage boundaries, inside
+/// a libvips computation (kill flag from the eval callback) and inside libav (interrupt
+/// callback), for single assets and for a `Batch`.
+@Suite(.serialized) struct CancellationTests {
+    /// One large rendition of a vector drawing: librsvg renders thousands of shapes into a
+    /// 4000×4000 canvas tile by tile, a decode long enough to cancel half-way.
+    static let bigSpecs = [RenditionSpec(role: "poster", format: .jpeg, width: 4000)]
+
+    /// An SVG of `shapes` overlapping, semi-transparent circles and curves (deterministic).
+    static func heavySVG(shapes: Int = 300) -> [UInt8] {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        var svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000" viewBox="0 0 1000 1000">"#
+        for index in 0..<shapes {
+            let colour = String(format: "#%06X", next(0xFFFFFF))
+            if index % 2 == 0 {
+                svg += #"<circle cx="\#(next(1000))" cy="\#(next(1000))" r="\#(20 + next(200))" fill="\#(colour)" fill-opacity="0.3"/>"#
+            } else {
+                svg += #"<path d="M\#(next(1000)) \#(next(1000)) C\#(next(1000)) \#(next(1000)) \#(next(1000)) \#(next(1000)) \#(next(1000)) \#(next(1000))" stroke="\#(colour)" stroke-width="\#(1 + next(30))" fill="none" stroke-opacity="0.5"/>"#
+            }
+        }
+        return Array((svg + "</svg>").utf8)
+    }
+
+    static func seconds(since start: UInt64) -> Double {
+        Double(DecodeGuard.monotonicNow() - start) / 1e9
+    }
+
+    /// An 8000×8000 PNG (a sine pattern, so the file stays small) made by libvips: a PNG
+    /// cannot shrink on load, so its decode inflates and reduces all 64 MP, strip by strip.
+    static let bigPNG: [UInt8] = {
+        do {
+            let sines = try VipsOperationCall("sines")
+            try sines.set("width", .int(8000))
+            try sines.set("height", .int(8000))
+            try sines.set("hfreq", .double(37))
+            try sines.set("vfreq", .double(23))
+            try sines.build()
+            let linear = try VipsOperationCall("linear")
+            try linear.set("in", .image(try sines.outputImage()))
+            try linear.set("a", .doubles([120]))
+            try linear.set("b", .doubles([128]))
+            try linear.build()
+            let cast = try VipsOperationCall("cast")
+            try cast.set("in", .image(try linear.outputImage()))
+            try cast.set("format", .nick("uchar"))
+            try cast.build()
+            let save = try VipsOperationCall("pngsave_buffer")
+            try save.set("in", .image(try cast.outputImage()))
+            try save.set("compression", .int(1))
+            try save.build()
+            return try save.outputBytes()
+        } catch {
+            return []
+        }
+    }()
+
+    /// Cancels a decode half-way through (timed from an uncancelled run of the same file)
+    /// and measures how long after `cancel()` the call returns.
+    static func cancelHalfWay(_ bytes: [UInt8], name: String, specs: [RenditionSpec]) async throws -> (full: Double, latency: Double, result: AssetResult) {
+        // An executor of its own: the shared one may be busy with other suites' assets.
+        let processor = AssetProcessor(options: ProcessingOptions(renditions: specs, analyzeColors: false),
+                                       executor: AssetExecutor(maxConcurrentAssets: 1))
+        var start = DecodeGuard.monotonicNow()
+        let full = await processor.process(data: bytes, filename: name)
+        let fullSeconds = Self.seconds(since: start)
+        #expect(full.error == nil, "\(String(describing: full.error))")
+        #expect(full.renditions.count == specs.count)
+        try #require(fullSeconds > 0.2, "the decode must take long enough to cancel half-way (took \(fullSeconds) s)")
+        start = DecodeGuard.monotonicNow()
+        let task = Task { await processor.process(data: bytes, filename: name) }
+        try await Task.sleep(nanoseconds: UInt64(fullSeconds / 2 * 1e9))
+        let cancelledAt = DecodeGuard.monotonicNow()
+        task.cancel()
+        let result = await task.value
+        let latency = Self.seconds(since: cancelledAt)
+        print("cancellation \(name): full run \(String(format: "%.3f", fullSeconds)) s, cancelled half-way, returned \(String(format: "%.1f", latency * 1000)) ms after cancel")
+        return (fullSeconds, latency, result)
+    }
+
+    @Test func cancellingATaskStopsALibvipsDecodeMidWay() async throws {
+        try #require(!Self.bigPNG.isEmpty)
+        let specs = [RenditionSpec(role: "fallback", format: .jpeg, width: 1600)]
+        let (full, latency, result) = try await Self.cancelHalfWay(Self.bigPNG, name: "big.png", specs: specs)
+        let error = try #require(result.error)
+        #expect(error.reason == .cancelled)
+        #expect(error.stage == .decode, "stopped in \(error.stage)")
+        #expect(error.file == "big.png")
+        #expect(result.renditions.isEmpty)
+        // < 1 s on a quiet machine (40 ms measured); when the whole suite loads both cores,
+        // at least well before the uncancelled run would have ended.
+        #expect(latency < max(1.0, full * 0.4), "returned \(latency) s after cancel (full run \(full) s)")
+    }
+
+    /// librsvg draws a whole libvips tile (2000×2000 px for SVG) per call, so an SVG stops
+    /// at the end of the tile in flight: coarser than a raster decode, still well bounded.
+    @Test func cancellingATaskStopsAnSVGRenderMidWay() async throws {
+        let (full, latency, result) = try await Self.cancelHalfWay(Self.heavySVG(), name: "drawing.svg", specs: Self.bigSpecs)
+        #expect(result.error?.reason == .cancelled)
+        #expect(latency < max(2.0, full * 0.45), "returned \(latency) s after cancel (full run \(full) s)")
+    }
+
+    @Test func aTaskCancelledBeforeItStartsNeverReads() async throws {
+        let processor = AssetProcessor()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await processor.process(fileAt: TestSupport.sample("cmyk.jpg"))
+        }
+        let result = await task.value
+        #expect(result.error?.reason == .cancelled)
+        #expect(result.error?.stage == .read)
+        #expect(result.sha256 == nil && result.renditions.isEmpty)
+    }
+
+    @Test func aDeadlineStopsTheSameDecodeWithATimeout() throws {
+        let processor = AssetProcessor(options: ProcessingOptions(
+            renditions: [RenditionSpec(role: "fallback", format: .jpeg, width: 1600)], analyzeColors: false))
+        let probe = ProbedAsset(data: Self.bigPNG, name: "big.png", modified: nil)
+        let start = DecodeGuard.monotonicNow()
+        let result = DecodeGuard(deadlineSeconds: 0.15).install { processor.process(probe) }
+        let elapsed = Self.seconds(since: start)
+        print("deadline: 0.15 s deadline returned after \(String(format: "%.1f", elapsed * 1000)) ms")
+        let error = try #require(result.error)
+        #expect(error.reason == .timeout)
+        #expect(error.message.contains("deadline of 0.15 s"))
+        #expect(elapsed < 3.0, "152 ms measured alone")
+    }
+
+    @Test func libavStopsThroughItsInterruptCallback() throws {
+        let movie = TestSupport.sample("video-rotated-90.mp4").path
+        // Without a stop the movie opens and yields a poster …
+        let media = try MediaFile(path: movie)
+        #expect(try media.posterFrame().width > 0)
+        // … with a tripped guard libav's interrupt callback and reads end the open at once.
+        let stop = DecodeGuard()
+        stop.cancel()
+        #expect(throws: AssetError.self) { try stop.install { () throws(AssetError) in _ = try MediaFile(path: movie) } }
+        // Through the pipeline, the guard's reason replaces libav's words.
+        let processor = AssetProcessor()
+        let probe = ProbedAsset.open(URL(fileURLWithPath: movie), name: "movie.mp4")
+        let content = try probe.load()
+        let result = stop.install { processor.process(probe, content: content) }
+        #expect(result.error?.reason == .cancelled)
+        #expect(result.error?.stage == .decode)
+    }
+
+    @Test func cancellingABatchStopsItAndKeepsTheFinishedAssets() async throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("in"), output = root.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try TestSupport.copySamples(["cmyk.jpg"], to: input)
+        for index in 0..<8 {
+            try Data(Self.bigPNG).write(to: input.appendingPathComponent("big-\(index).png"))
+        }
+        let batch = Batch(inputs: [input], output: output, options: ProcessingOptions(
+            renditions: [RenditionSpec(role: "fallback", format: .jpeg, width: 1600)], analyzeColors: false), jobs: 2)
+        let task = Task { try await batch.run() }
+        try await Task.sleep(nanoseconds: 600_000_000)
+        let cancelledAt = DecodeGuard.monotonicNow()
+        task.cancel()
+        let outcome = await task.result
+        let latency = Self.seconds(since: cancelledAt)
+        print("batch cancellation: returned \(String(format: "%.1f", latency * 1000)) ms after cancel")
+        guard case .failure(let failure) = outcome, case .cancelled(let done, let total)? = failure as? BatchError else {
+            Issue.record("expected BatchError.cancelled, got \(outcome)")
+            return
+        }
+        #expect(total == 9 && done < total)
+        // 64 ms measured alone; under the whole suite's load the in-flight units may wait
+        // for a CPU before they see the stop.
+        #expect(latency < 5.0)
+        let manifest = try Manifest.decode(Data(contentsOf: output.appendingPathComponent(Batch.manifestName)))
+        #expect(manifest.assets.count == done)
+        #expect(manifest.assets.allSatisfy { $0.error == nil }, "cancelled assets are not recorded as failures")
+    }
+}

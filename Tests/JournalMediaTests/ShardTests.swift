@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import JournalMedia
+@testable import JournalMediaCore
+
+/// `Batch.shard` / `convert --shard I/N` and `Manifest.merge` / `merge-manifests`: N shards
+/// over Samples/ merged equal one run, for N = 1, 2, 5.
+@Suite(.serialized) struct ShardTests {
+    /// Each asset's manifest JSON (keys sorted), by source.
+    static func entries(_ manifest: Manifest) throws -> [String: String] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var result: [String: String] = [:]
+        for entry in manifest.assets {
+            result[entry.source] = String(decoding: try encoder.encode(entry), as: UTF8.self)
+        }
+        return result
+    }
+
+    @Test func shardsParseAndPartitionTheWork() throws {
+        #expect(BatchShard(parsing: "0/1") != nil && BatchShard(parsing: "4/5") != nil)
+        for bad in ["5/5", "-1/2", "1/0", "1", "a/b", "1/2/3", ""] { #expect(BatchShard(parsing: bad) == nil, "\(bad)") }
+        let paths = (0..<1000).map { "folder/IMG_\($0).JPG" }
+        for count in [1, 2, 5] {
+            let shards = (0..<count).compactMap { BatchShard(index: $0, count: count) }
+            for path in paths { #expect(shards.filter { $0.contains(path) }.count == 1) }
+            let sizes = shards.map { shard in paths.filter { shard.contains($0) }.count }
+            #expect(sizes.allSatisfy { $0 > 1000 / count / 2 }, "roughly even: \(sizes)")
+        }
+    }
+
+    @Test func mergedShardsEqualOneRun() async throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let samples = TestSupport.samples
+        let single = try await Batch(inputs: [samples], output: root.appendingPathComponent("single"), jobs: 2).run()
+        let expected = try Self.entries(single)
+        #expect(expected.count > 20)
+        for count in [1, 2, 5] {
+            let output = root.appendingPathComponent("shards-\(count)")
+            var parts: [Manifest] = []
+            for index in 0..<count {
+                var batch = Batch(inputs: [samples], output: output, jobs: 2)
+                batch.shard = BatchShard(index: index, count: count)
+                parts.append(try await batch.run())
+                let written = output.appendingPathComponent("manifest.shard-\(index)-of-\(count).json")
+                #expect(FileManager.default.fileExists(atPath: written.path))
+            }
+            if count > 1 { #expect(parts.filter { !$0.assets.isEmpty }.count > 1, "the work is really split") }
+            let merged = try Manifest.merge(parts)
+            #expect(try Self.entries(merged) == expected, "N=\(count)")
+            #expect(merged.assets.map(\.source) == merged.assets.map(\.source).sorted())
+            #expect(merged.summary.assets == single.summary.assets && merged.summary.failed == single.summary.failed)
+            // Every rendition the merged manifest lists is on disk, where it says.
+            for entry in merged.assets {
+                for rendition in entry.renditions {
+                    let path = try #require(rendition.path)
+                    #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(path).path))
+                }
+            }
+        }
+        let live = single.assets.filter { $0.kind == .livePhoto }
+        #expect(!live.isEmpty, "Samples/ has Live Photo pairs, and they survive sharding")
+    }
+
+    @Test func mergeRefusesOverlapsAndMixedPresets() throws {
+        let entry = AssetResult(source: "a.jpg")
+        let one = Manifest(generator: "g", preset: Defaults.renditions, assets: [entry], summary: ManifestSummary())
+        #expect(throws: Manifest.MergeError.self) { try Manifest.merge([one, one]) }
+        let other = Manifest(generator: "g", preset: [RenditionSpec(role: "x", format: .png, width: 10)],
+                             assets: [AssetResult(source: "b.jpg")], summary: ManifestSummary())
+        #expect(throws: Manifest.MergeError.self) { try Manifest.merge([one, other]) }
+        #expect(throws: Manifest.MergeError.self) { try Manifest.merge([]) }
+    }
+}
