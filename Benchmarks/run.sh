@@ -7,6 +7,7 @@
 #   Benchmarks/posters.sh     video posters vs the ffmpeg CLI and ffmpegthumbnailer
 #   Benchmarks/serve_load.py  journal-media serve under N clients vs convert, and overload
 #   Benchmarks/bundle-bench.sh  a whole suggestion bundle (media + cards), --jobs 1 and 2
+#   Benchmarks/attachments.sh notification MP4 attachments vs the ffmpeg CLI
 # Environment: RUNS (default 3) repetitions per tool, best kept. With WRITE_RESULTS=1 the
 # tables are also written to Benchmarks/RESULTS.md with the date and command.
 set -euo pipefail
@@ -39,9 +40,12 @@ swift build -c release --product journal-media >/dev/null
 # The 12 MP JPEGs renditions.sh made (Benchmarks/make_inputs.sh).
 mkdir -p "$bench/serve-inputs"
 find "$bench/inputs" -maxdepth 1 -name 'camera12mp-*.jpg' -exec ln -sf {} "$bench/serve-inputs/" \;
+echo
 python3 Benchmarks/serve_load.py "$(swift build -c release --show-bin-path)/journal-media" "$bench/serve-inputs" \
   --jobs "$(nproc)" --rounds "$runs" | tee "$bench/serve-table.md"
 RUNS=$runs OUTPUT="$bench/bundle-table.md" Benchmarks/bundle-bench.sh
+echo
+RUNS=$runs OUTPUT="$bench/attachments-table.md" Benchmarks/attachments.sh
 
 if [ "${WRITE_RESULTS:-0}" = 1 ]; then
   {
@@ -80,6 +84,10 @@ if [ "${WRITE_RESULTS:-0}" = 1 ]; then
     echo "## \`journal-media serve\` under load (\`Benchmarks/serve_load.py\`)"
     echo
     cat "$bench/serve-table.md"
+    echo
+    echo "## Notification attachments (\`Benchmarks/attachments.sh\`)"
+    echo
+    cat "$bench/attachments-table.md"
   } > Benchmarks/RESULTS.md
   echo "wrote Benchmarks/RESULTS.md"
 fi
