@@ -214,8 +214,9 @@ public struct Batch: Sendable {
             for _ in 0..<jobs { launch() }
             while let (index, outcome) = await group.next() {
                 let entry = outcome.entry
-                if entry.error?.reason == .cancelled {
-                    // Not the file's fault: its slot keeps what the earlier manifest said, if anything.
+                if entry.error?.reason == .cancelled, stop.isCancelled {
+                    // The batch was cancelled, not the file's fault: its slot keeps what the
+                    // earlier manifest said, if anything.
                     continue
                 }
                 entries[index] = entry

@@ -15,20 +15,28 @@ import JournalMediaCore
 /// Used by `StillDecoding` for every still decode. Costs one thread start (tens of
 /// microseconds) per decode, and a wake-up every 50 ms while waiting.
 enum DeadlineThread {
-    /// The outcome of `work`, or nil when `stop` said stop first.
-    static func run<T>(under stop: DecodeGuard, _ work: @escaping () -> T) -> T? {
+    /// What became of the work: its outcome, or why the caller stopped waiting.
+    enum Outcome<T> {
+        case finished(T)
+        case stopped(StopReason)
+    }
+
+    /// The outcome of `work`, or the reason `stop` gave when it said stop first (read before
+    /// the abandoned computation is cancelled, so a deadline stays a deadline).
+    static func run<T>(under stop: DecodeGuard, _ work: @escaping () -> T) -> Outcome<T> {
         let box = OutcomeBox<T>(work)
         let thread = Thread { box.finish(stop.install { box.work() }) }
         // libvips and the libraries under it expect a normal thread's stack.
         thread.stackSize = 8 << 20
         thread.start()
         while !box.wait(seconds: 0.05) {
-            if stop.shouldStop {
+            if let reason = stop.stopReason {
                 stop.cancel()  // the thread's computation stops at its next tile, if it has one
-                return nil
+                return .stopped(reason)
             }
         }
-        return box.take()
+        guard let value = box.take() else { return .stopped(stop.stopReason ?? .cancelled) }
+        return .finished(value)
     }
 
     /// Hands the work to the thread and its result back to the waiting caller. Unchecked

@@ -106,9 +106,9 @@ enum StillDecoding {
         }
         let decoded: DecodedImage
         switch outcome {
-        case nil: throw stopped(stop.stopReason ?? .deadline)
-        case .success(let image)?: decoded = image
-        case .failure(let error)?:
+        case .stopped(let reason): throw stopped(reason)
+        case .finished(.success(let image)): decoded = image
+        case .finished(.failure(let error)):
             if let reason = stop.stopReason { throw stopped(reason) }
             throw fail(.decode, nil, "cannot decode the \(format.rawValue.uppercased()) pixels: \(error.message)")
         }
