@@ -33,7 +33,7 @@ struct MergeManifestsCommand: ParsableCommand {
         do {
             try merged.encoded().write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
-            FileHandle.standardError.write(Data("journal-media: error: cannot write \(output): \(error.localizedDescription)\n".utf8))
+            StandardError.writeLine("journal-media: error: cannot write \(output): \(error.localizedDescription)")
             throw ExitCode(1)
         }
     }
