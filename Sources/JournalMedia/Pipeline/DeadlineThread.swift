@@ -23,10 +23,10 @@ enum DeadlineThread {
         thread.stackSize = 8 << 20
         thread.start()
         while !box.wait(seconds: 0.05) {
-            if stop.shouldStop {
-                stop.cancel()  // the thread's computation stops at its next tile, if it has one
-                return nil
-            }
+            // No cancel() here: the guard already says stop (its deadline or its parent), which
+            // the thread's computation sees at its next tile; cancelling would also turn a
+            // deadline into reason `cancelled`, which a batch drops as not the file's fault.
+            if stop.shouldStop { return nil }
         }
         return box.take()
     }
