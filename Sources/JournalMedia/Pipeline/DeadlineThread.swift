@@ -30,10 +30,9 @@ enum DeadlineThread {
         thread.stackSize = 8 << 20
         thread.start()
         while !box.wait(seconds: 0.05) {
-            if let reason = stop.stopReason {
-                stop.cancel()  // the thread's computation stops at its next tile, if it has one
-                return .stopped(reason)
-            }
+            // No cancel() needed: the guard already says stop (its deadline or its parent), which
+            // the thread's computation sees at its next tile. The reason is read here, once.
+            if let reason = stop.stopReason { return .stopped(reason) }
         }
         guard let value = box.take() else { return .stopped(stop.stopReason ?? .cancelled) }
         return .finished(value)

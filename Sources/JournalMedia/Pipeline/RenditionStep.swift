@@ -39,5 +39,7 @@ public enum RenditionStep {
             } catch { throw AssetError(file: name, stage: .encode, message: "\(spec.role): \(error.message)") }
         }
         result.timings.encode += clock.lap()
+        // A stop that came during the last encode is still the caller's answer.
+        try DecodeGuard.checkCurrent(file: name, stage: .encode)
     }
 }
