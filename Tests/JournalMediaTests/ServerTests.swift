@@ -171,10 +171,15 @@ import Testing
         configuration.maxQueued = 0
         configuration.deadlineSeconds = 120
         let png = Data(CancellationTests.bigPNG)
-        try await Self.withServer(configuration) { base, _ in
+        try await Self.withServer(configuration) { base, server in
             let url = base.appendingPathComponent("v1/assets")
             let slow = Task { try await Self.request(url, method: "POST", body: png, headers: ["X-Filename": "big.png"]) }
-            try await Task.sleep(nanoseconds: 300_000_000)
+            // Wait until the slow asset holds the only slot (its upload alone can take longer
+            // than any fixed pause on a loaded machine).
+            let waitStart = Date()
+            while server.executor.counters.running == 0 && Date().timeIntervalSince(waitStart) < 120 {
+                try await Task.sleep(nanoseconds: 5_000_000)
+            }
             let start = Date()
             let refused = try await Self.request(url, method: "POST", body: try Self.sample("cmyk.jpg"))
             print("503 answered in \(String(format: "%.1f", Date().timeIntervalSince(start) * 1000)) ms")
