@@ -32,6 +32,9 @@ import Testing
         return Array((svg + "</svg>").utf8)
     }
 
+    /// A decode deadline no test run reaches, for the tests that measure cancellation alone.
+    static let noDeadline: Double = 3600
+
     static func seconds(since start: UInt64) -> Double {
         Double(DecodeGuard.monotonicNow() - start) / 1e9
     }
@@ -69,7 +72,10 @@ import Testing
     /// measures how long after `cancel()` the call returns.
     static func cancelHalfWay(_ bytes: [UInt8], name: String, specs: [RenditionSpec]) async throws -> (full: Double, latency: Double, result: AssetResult) {
         // An executor of its own: the shared one may be busy with other suites' assets.
-        let processor = AssetProcessor(options: ProcessingOptions(renditions: specs, analyzeColors: false),
+        // No decode deadline: these tests are about cancellation, and on a loaded machine the
+        // reference run can outlast the default --timeout (it then reads as `timeout`).
+        let processor = AssetProcessor(options: ProcessingOptions(renditions: specs, timeoutSeconds: Self.noDeadline,
+                                                                  analyzeColors: false),
                                        executor: AssetExecutor(maxConcurrentAssets: 1))
         let start = DecodeGuard.monotonicNow()
         let complete = await processor.process(data: bytes, filename: name)
@@ -177,8 +183,14 @@ import Testing
         for index in 0..<8 {
             try Data(Self.bigPNG).write(to: input.appendingPathComponent("big-\(index).png"))
         }
-        let batch = Batch(inputs: [input], output: output, options: ProcessingOptions(
-            renditions: [RenditionSpec(role: "fallback", format: .jpeg, width: 1600)], analyzeColors: false), jobs: 2)
+        let options = ProcessingOptions(renditions: [RenditionSpec(role: "fallback", format: .jpeg, width: 1600)],
+                                        timeoutSeconds: Self.noDeadline, analyzeColors: false)
+        // The reference: one of the big PNGs decoded alone, start to end, on this machine now.
+        let referenceStart = DecodeGuard.monotonicNow()
+        let reference = AssetProcessor(options: options).process(ProbedAsset(data: Self.bigPNG, name: "big.png", modified: nil))
+        let oneDecode = Self.seconds(since: referenceStart)
+        #expect(reference.error == nil)
+        let batch = Batch(inputs: [input], output: output, options: options, jobs: 2)
         let task = Task { try await batch.run() }
         try await Task.sleep(nanoseconds: 600_000_000)
         let cancelledAt = DecodeGuard.monotonicNow()
@@ -192,8 +204,9 @@ import Testing
         }
         #expect(total == 9 && done < total)
         // 64 ms measured alone; under the whole suite's load the in-flight units may wait
-        // for a CPU before they see the stop.
-        #expect(latency < 5.0)
+        // for a CPU before they see the stop, but they must stop mid-way: well before an
+        // in-flight decode would have ended (two run at once, so one alone is the bound).
+        #expect(latency < max(5.0, oneDecode), "returned \(latency) s after cancel; one decode alone takes \(oneDecode) s")
         let manifest = try Manifest.decode(Data(contentsOf: output.appendingPathComponent(Batch.manifestName)))
         #expect(manifest.assets.count == done)
         #expect(manifest.assets.allSatisfy { $0.error == nil }, "cancelled assets are not recorded as failures")
