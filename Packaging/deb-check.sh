@@ -36,7 +36,7 @@ chroot "$root" bash -c 'source /usr/share/bash-completion/bash_completion && sou
 status=0
 chroot "$root" journal-media convert /tmp/Samples --output /tmp/out --quiet || status=$?
 [ "$status" -le 1 ] || { echo "deb-check: convert exited $status" >&2; exit 1; }
-count=$(chroot "$root" sh -c 'ls /tmp/out | grep -vc manifest')
+count=$(chroot "$root" find /tmp/out -type f ! -name 'manifest*' ! -name '.*' | wc -l)
 echo "deb-check: convert over Samples/ in the clean root exited $status and wrote $count renditions"
 [ "$count" -gt 50 ] || { echo "deb-check: too few renditions" >&2; exit 1; }
 echo "deb-check: OK"
