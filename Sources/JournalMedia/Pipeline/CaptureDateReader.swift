@@ -87,6 +87,11 @@ struct HeaderMetadata {
             let tags = container?.tags
             metadata.durationSeconds = container?.durationSeconds
             resolver.containerTags = tags ?? [:]
+            switch format {
+            case .avi: (resolver.containerDateSource, resolver.containerDateIsLocal) = ("riff.IDIT", true)
+            case .mkv, .webm: resolver.containerDateSource = "matroska.DateUTC"
+            default: break
+            }
             metadata.contentIdentifier = tags?[contentIdentifierKey].flatMap(Self.identifier)
         } else {
             let blocks = MetadataBlocks.find(in: source, format: format)
