@@ -178,11 +178,15 @@ package struct PosterFrameExtractor {
     private func noFrameFailure() -> AssetError {
         let codec = stream.pointee.codecpar.map { VideoCodecAllowList.codecName($0.pointee.codec_id) } ?? "the"
         let prefix = "no video frame could be decoded"
+        if indexReachesPastTheEnd() {
+            return media.failure(.decode, "\(prefix): the file ends before the \(codec) video data its index lists",
+                                 reason: .truncated)
+        }
         if attempts.packets == 0 {
-            let declared = stream.pointee.nb_frames > 0 || avformat_index_get_entries_count(stream) > 0
-            if declared {
-                return media.failure(.decode, "\(prefix): the file ends before the \(codec) video data its index lists",
-                                     reason: .truncated)
+            let declared = stream.pointee.nb_frames
+            if declared > 0 {
+                return media.failure(.decode, "\(prefix): the header declares \(declared) \(codec) frames but the file "
+                                     + "holds none (cut short, or headers only)", reason: .truncated)
             }
             return media.failure(.decode, "\(prefix): the \(codec) video stream holds no frames", reason: .noVideo)
         }
@@ -190,6 +194,19 @@ package struct PosterFrameExtractor {
         let noun = attempts.packets == 1 ? "packet" : "packets"
         return media.failure(.decode, "\(prefix): the \(codec) decoder made no picture from \(attempts.packets) \(noun) "
                              + "of the stream\(said); its data is damaged or incomplete", reason: .corrupt)
+    }
+
+    /// Whether the stream's index (MOV sample tables, AVI `idx1`) places video data beyond the
+    /// end of the file: a truncated copy.
+    private func indexReachesPastTheEnd() -> Bool {
+        let size = media.context.pointee.pb.map { avio_size($0) } ?? -1
+        let count = avformat_index_get_entries_count(stream)
+        guard size > 0, count > 0 else { return false }
+        for index in stride(from: count - 1, through: max(0, count - 64), by: -1) {
+            guard let entry = avformat_index_get_entry(stream, index) else { continue }
+            if entry.pointee.pos + Int64(entry.pointee.size) > size { return true }
+        }
+        return false
     }
 
     /// `frame` as an RGB poster candidate (not yet rotated) at poster size.
