@@ -41,6 +41,25 @@ import Testing
         #expect(colour(try turned.mean(around: inset, inset, size: 5), isNear: Marker.white, tolerance: 45))
     }
 
+    /// In a batch: one entry (no separate movie), and a re-run reuses it while the file is
+    /// unchanged (the still's digest covers the embedded video).
+    @Test func batchWritesTheMotionPosterAndReusesTheEntry() async throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try TestSupport.copySamples(["video-motion-photo.jpg"], to: input)
+        let output = root.appendingPathComponent("out")
+        let first = try await Batch(inputs: [input], output: output, jobs: 1).run()
+        #expect(first.assets.count == 1 && first.summary.succeeded == 1)
+        let entry = try #require(first.assets.first)
+        #expect(entry.kind == .livePhoto && entry.livePhoto?.pairedBy == .embedded)
+        let posterPath = try #require(entry.renditions.first { $0.role == AssetProcessor.motionPosterRole }?.path)
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(posterPath).path))
+        let second = try await Batch(inputs: [input], output: output, jobs: 1).run()
+        #expect(second.summary.skipped == 1 && second.summary.processed == 0, "\(second.summary)")
+    }
+
     /// The same JPEG without its video tail, or with an XMP whose lengths point at no MP4,
     /// is a plain photo.
     @Test func aMotionPhotoXMPWithoutItsVideoIsAPhoto() throws {
