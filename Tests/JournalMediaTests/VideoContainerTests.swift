@@ -97,15 +97,17 @@ import Testing
     }
 
     /// An admitted container carrying a codec that is not on the decoder allow-list (FFV1 in
-    /// Matroska): opened and described, but refused before a decoder is opened.
+    /// Matroska, kept in Samples/limits/ with the other refused files): opened and described,
+    /// but refused before a decoder is opened.
     @Test func aCodecOffTheAllowListIsATypedDecodeError() throws {
-        let media = try MediaSamples.open("video-ffv1.mkv")
+        let media = try MediaSamples.open("limits/video-ffv1.mkv")
         #expect(try media.videoInfo().codec == "ffv1")
-        #expect(throws: AssetError(file: "video-ffv1.mkv", stage: .decode, reason: .unsupportedCodec,
+        #expect(throws: AssetError(file: "limits/video-ffv1.mkv", stage: .decode, reason: .unsupportedCodec,
                                    message: "ffv1 video is not on the decoder allow-list")) {
             try media.posterFrame()
         }
-        let result = AssetProcessor().processBlocking(fileAt: TestSupport.sample("video-ffv1.mkv"), displayName: "video-ffv1.mkv")
+        let result = AssetProcessor().processBlocking(fileAt: TestSupport.sample("limits/video-ffv1.mkv"),
+                                                      displayName: "video-ffv1.mkv")
         #expect(result.error?.stage == .decode && result.error?.reason == .unsupportedCodec)
     }
 

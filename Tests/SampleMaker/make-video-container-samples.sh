@@ -45,9 +45,9 @@ ff -loop 1 -framerate 15 -t 1.5 -i "$work/scene.ppm" -c:v mjpeg -q:v 3 -pix_fmt 
 ff -loop 1 -framerate 15 -t 1 -i "$work/scene.ppm" -c:v libaom-av1 -crf 45 -b:v 0 -cpu-used 8 -g 15 \
    -pix_fmt yuv420p -map_metadata -1 "$out/video-av1.mp4"
 
-# video-ffv1.mkv: FFV1 (lossless archival codec) in Matroska, 32×24, 0.2 s: an admitted
+# limits/video-ffv1.mkv: FFV1 (lossless archival codec) in Matroska, 32×24, 0.2 s: an admitted
 # container holding a codec that is NOT on the decoder allow-list.
-ff -f lavfi -i "testsrc=size=32x24:rate=10:duration=0.2" -c:v ffv1 -map_metadata -1 "$out/video-ffv1.mkv"
+ff -f lavfi -i "testsrc=size=32x24:rate=10:duration=0.2" -c:v ffv1 -map_metadata -1 "$out/limits/video-ffv1.mkv"
 
 # video-motion-photo.jpg: an Android motion photo as Google's format describes it (and
 # Samsung's One UI writes it): a JPEG whose XMP says GCamera:MotionPhoto=1 and lists a
@@ -92,4 +92,4 @@ cat "$work/still.jpg" "$work/motion.mp4" > "$out/video-motion-photo.jpg"
 #     → stream,h264,192,144
 
 ls -l "$out"/video-mpeg4.avi "$out"/video-h264.mts "$out"/video-hevc.mkv "$out"/video-vp9.webm \
-      "$out"/video-mjpeg.mov "$out"/video-av1.mp4 "$out"/video-ffv1.mkv "$out"/video-motion-photo.jpg
+      "$out"/video-mjpeg.mov "$out"/video-av1.mp4 "$out"/limits/video-ffv1.mkv "$out"/video-motion-photo.jpg
