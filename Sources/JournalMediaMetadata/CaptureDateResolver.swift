@@ -8,7 +8,8 @@ import JournalMediaCore
 /// `photoshop:DateCreated`, `xmp:CreateDate`, PNG text `Creation Time`, then EXIF `DateTime`
 /// (+ `SubSecTime`, `OffsetTime`), then the GPS date and time alone (UTC). A PNG's `eXIf`
 /// chunk is EXIF and is read as such.
-/// Videos: `com.apple.quicktime.creationdate`, then `creation_time` (the `mvhd` box, UTC).
+/// Videos: `com.apple.quicktime.creationdate`, then `creation_time` (the `mvhd` box or
+/// Matroska's `DateUTC`, UTC; AVI's `IDIT`, local).
 /// Then for any file a date in its name, and last its modification time.
 ///
 /// A local time without an offset gets one from the file's GPS date and time (UTC) when
@@ -20,6 +21,10 @@ package struct CaptureDateResolver {
     package var xmp: String?
     package var pngTexts: [(keyword: String, text: String)] = []
     package var containerTags: [String: String] = [:]
+    /// The `source` a container's `creation_time` is reported as, and whether it is a local
+    /// time without a zone (AVI's `IDIT`) rather than UTC (QuickTime's `mvhd`, Matroska's `DateUTC`).
+    package var containerDateSource = "quicktime.creation_time"
+    package var containerDateIsLocal = false
     package var fileName: String
     package var modified: Double?
     package var now = Date()
@@ -131,9 +136,12 @@ package struct CaptureDateResolver {
               DateText.isPlausible(parsed.local, now: now) else { return nil }
         let l = parsed.local
         if (l.year == 1970 || l.year == 1904) && l.month == 1 && l.day == 1 { return nil }
+        if containerDateIsLocal {
+            return CaptureDate(local: l, offsetMinutes: nil, utc: nil, source: containerDateSource, confidence: .localOnly)
+        }
         guard let utc = LocalDateTime(year: l.year, month: l.month, day: l.day, hour: l.hour, minute: l.minute,
                                       second: l.second, millisecond: (l.millisecond ?? 0) == 0 ? nil : l.millisecond)
         else { return nil }
-        return CaptureDate(local: nil, offsetMinutes: nil, utc: utc, source: "quicktime.creation_time", confidence: .utcOnly)
+        return CaptureDate(local: nil, offsetMinutes: nil, utc: utc, source: containerDateSource, confidence: .utcOnly)
     }
 }

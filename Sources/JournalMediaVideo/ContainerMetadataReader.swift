@@ -8,8 +8,8 @@ import JournalMediaCore
 ///
 /// Used where only metadata is needed (`inspect`, Live Photo pairing before a batch runs).
 /// Same container allow-list, custom I/O and time limit as `MediaFile` (`MediaFile.openInput`);
-/// costs a header parse (for MOV/MP4 the `moov` box) through the caller's byte source. No
-/// packet is read.
+/// costs a header parse (for MOV/MP4 the `moov` box) through the caller's byte source; only
+/// when the header declares no duration (MPEG-TS, …) are the streams probed to estimate it.
 package enum ContainerMetadataReader {
     package struct Metadata {
         package var tags: [String: String]
@@ -28,7 +28,13 @@ package enum ContainerMetadataReader {
         var closing = context
         guard let opened = context else { return nil }
         defer { withExtendedLifetime(input) { avformat_close_input(&closing) } }
-        let duration = opened.pointee.duration
+        var duration = opened.pointee.duration
+        // Containers without a duration in their header (MPEG-TS, some AVI and MP3 files):
+        // libav estimates it from the streams' timestamps, which costs a stream probe.
+        if duration <= 0 || duration == LibavRuntime.noTimestamp,
+           MediaFile.findStreamInfo(opened, maxPixels: Defaults.maxPixels) >= 0 {
+            duration = opened.pointee.duration
+        }
         return Metadata(tags: MediaFile.tags(opened.pointee.metadata),
                         durationSeconds: duration > 0 && duration != LibavRuntime.noTimestamp
                             ? Double(duration) / Double(AV_TIME_BASE) : nil)

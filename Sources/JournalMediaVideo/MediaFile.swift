@@ -27,10 +27,12 @@ package final class MediaFile {
 
     /// libavformat demuxers an upload may be read with: exactly the containers `FormatSniffer`
     /// admits as video or audio, i.e. QuickTime/MP4/M4A/3GP (one demuxer, which also reads the
-    /// AVIF image sequences libav treats as video), MP3, FLAC and Ogg. Everything else
-    /// (playlists, concat scripts, image sequences, Matroska, AVI, MPEG-TS, WAV, exotic
-    /// containers) fails at open, so an upload reaches no demuxer the pipeline does not use.
-    static let allowedDemuxers = "mov,mp4,m4a,3gp,3g2,mj2,mp3,flac,ogg"
+    /// AVIF image sequences libav treats as video), AVI, MPEG-TS (also AVCHD's 192-byte
+    /// packets), Matroska/WebM (one demuxer), MP3, FLAC and Ogg. Everything else (playlists,
+    /// concat scripts, image sequences, FLV, ASF/WMV, MXF, WAV, exotic containers) fails at
+    /// open, so an upload reaches no demuxer the pipeline does not use. The video decoders
+    /// are limited likewise (`VideoCodecAllowList`).
+    static let allowedDemuxers = "mov,mp4,m4a,3gp,3g2,mj2,avi,mpegts,matroska,webm,mp3,flac,ogg"
 
     /// Seconds allowed for opening and probing, and for each poster candidate, by default
     /// (`Defaults.decodeTimeoutSeconds`).
@@ -67,13 +69,7 @@ package final class MediaFile {
             throw AssetError(file: name, stage: .probe, reason: deadline.hasExpired ? .timeout : nil,
                              message: "not a readable audio or video file (\(reason))")
         }
-        // avformat_find_stream_info opens a decoder per stream and decodes frames to learn
-        // their parameters: without the cap, an SPS claiming 16000×16000 cost ~770 MB here.
-        let streamCount = Int(context.pointee.nb_streams)
-        var streamOptions = [OpaquePointer?](repeating: nil, count: max(1, streamCount))
-        for index in 0..<streamCount { av_dict_set(&streamOptions[index], "max_pixels", String(maxPixels), 0) }
-        let probed = streamOptions.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) }
-        for index in streamOptions.indices { av_dict_free(&streamOptions[index]) }
+        let probed = Self.findStreamInfo(context, maxPixels: maxPixels)
         guard probed >= 0 else {
             var closing: UnsafeMutablePointer<AVFormatContext>? = context
             avformat_close_input(&closing)
@@ -87,6 +83,27 @@ package final class MediaFile {
         self.context = context
         self.deadline = deadline
         self.input = input
+    }
+
+    /// `avformat_find_stream_info` with every stream's decoder capped at `maxPixels` and video
+    /// decoders limited to `VideoCodecAllowList`: libav's status.
+    static func findStreamInfo(_ context: UnsafeMutablePointer<AVFormatContext>, maxPixels: Int) -> Int32 {
+        // avformat_find_stream_info opens a decoder per stream and decodes frames to learn
+        // their parameters: without the cap, an SPS claiming 16000×16000 cost ~770 MB here.
+        let streamCount = Int(context.pointee.nb_streams)
+        var streamOptions = [OpaquePointer?](repeating: nil, count: max(1, streamCount))
+        for index in 0..<streamCount {
+            av_dict_set(&streamOptions[index], "max_pixels", String(maxPixels), 0)
+            // Probing decodes a few frames of each stream: a movie's video only with the
+            // decoders on the allow-list (a stream of another codec keeps its header's facts
+            // and is refused when a poster is asked of it). Cover pictures go to libvips.
+            if let stream = context.pointee.streams?[index], isVideo(stream), !isAttachedPicture(stream) {
+                av_dict_set(&streamOptions[index], "codec_whitelist", VideoCodecAllowList.decoderNames, 0)
+            }
+        }
+        let probed = streamOptions.withUnsafeMutableBufferPointer { avformat_find_stream_info(context, $0.baseAddress) }
+        for index in streamOptions.indices { av_dict_free(&streamOptions[index]) }
+        return probed
     }
 
     /// `avformat_open_input` over `source` through a custom `AVIOContext`, restricted to

@@ -41,6 +41,8 @@ package struct PosterFrameExtractor {
     let packet: LibavPacket
     let frame: LibavFrame
     let options: PosterOptions
+    /// What the candidates read, for the error when no frame decodes.
+    let attempts = DecodeAttempts()
 
     /// Packets of the video stream read per candidate before giving up on it.
     static let packetLimit = 3_000
@@ -49,6 +51,10 @@ package struct PosterFrameExtractor {
         self.media = media
         self.options = options
         stream = try media.videoStream()
+        if let id = stream.pointee.codecpar?.pointee.codec_id, VideoCodecAllowList.decoderName(for: id) == nil {
+            throw media.failure(.decode, "\(VideoCodecAllowList.codecName(id)) video is not on the decoder allow-list",
+                                reason: .unsupportedCodec)
+        }
         do {
             decoder = try VideoDecoder(stream: stream, maxPixels: media.maxPixels)
             packet = try LibavPacket()
@@ -94,9 +100,8 @@ package struct PosterFrameExtractor {
             }
         }
         guard let chosen = best else {
-            throw media.deadline.hasExpired
-                ? media.failure(.decode, "timed out decoding a video frame", reason: .timeout)
-                : media.failure(.decode, "no video frame could be decoded", reason: .noVideo)
+            if media.deadline.hasExpired { throw media.failure(.decode, "timed out decoding a video frame", reason: .timeout) }
+            throw noFrameFailure()
         }
         let rotation = DisplayRotation.clockwiseDegrees(of: stream)
         let turned = RGBRotation.rotate(chosen.rgb, width: chosen.width, height: chosen.height, clockwise: rotation)
@@ -131,6 +136,7 @@ package struct PosterFrameExtractor {
             if !draining {
                 let read = av_read_frame(media.context, packet.pointer)
                 if read < 0 {
+                    attempts.readStatus = read
                     draining = true
                     _ = avcodec_send_packet(decoder.context, nil)
                 } else {
@@ -140,9 +146,13 @@ package struct PosterFrameExtractor {
                     packet.unreference()
                     guard ours else { continue }
                     packets += 1
+                    attempts.packets += 1
                     if packets > Self.packetLimit { return false }
                     // A corrupt packet is skipped; the decoder resynchronises on the next one.
-                    if sent < 0 && sent != LibavRuntime.tryAgain { continue }
+                    if sent < 0 && sent != LibavRuntime.tryAgain {
+                        attempts.decoderStatus = sent
+                        continue
+                    }
                     // Keyframes only: the frame we want is in the decoder now. Draining gets it
                     // out at once; otherwise a decoder with reordering delay (B-frames) holds it
                     // until the next keyframes, and everything between is read and parsed.
@@ -154,8 +164,47 @@ package struct PosterFrameExtractor {
             }
             let received = avcodec_receive_frame(decoder.context, frame.pointer)
             if received >= 0 { return true }
+            if received != LibavRuntime.tryAgain && received != jm_averror_eof() { attempts.decoderStatus = received }
             if received == LibavRuntime.tryAgain && !draining { continue }
             return false
+        }
+        return false
+    }
+
+    /// Why no candidate gave a frame, as the defect the file has: its video stream holds no
+    /// frames at all (`noVideo`), the file ends before the video data its index lists
+    /// (`truncated`), or the decoder got packets and made nothing of them (`corrupt`, with
+    /// libav's words for the last refusal).
+    private func noFrameFailure() -> AssetError {
+        let codec = stream.pointee.codecpar.map { VideoCodecAllowList.codecName($0.pointee.codec_id) } ?? "the"
+        let prefix = "no video frame could be decoded"
+        if indexReachesPastTheEnd() {
+            return media.failure(.decode, "\(prefix): the file ends before the \(codec) video data its index lists",
+                                 reason: .truncated)
+        }
+        if attempts.packets == 0 {
+            let declared = stream.pointee.nb_frames
+            if declared > 0 {
+                return media.failure(.decode, "\(prefix): the header declares \(declared) \(codec) frames but the file "
+                                     + "holds none (cut short, or headers only)", reason: .truncated)
+            }
+            return media.failure(.decode, "\(prefix): the \(codec) video stream holds no frames", reason: .noVideo)
+        }
+        let said = attempts.decoderStatus.map { " (\(LibavRuntime.describe($0)))" } ?? ""
+        let noun = attempts.packets == 1 ? "packet" : "packets"
+        return media.failure(.decode, "\(prefix): the \(codec) decoder made no picture from \(attempts.packets) \(noun) "
+                             + "of the stream\(said); its data is damaged or incomplete", reason: .corrupt)
+    }
+
+    /// Whether the stream's index (MOV sample tables, AVI `idx1`) places video data beyond the
+    /// end of the file: a truncated copy.
+    private func indexReachesPastTheEnd() -> Bool {
+        let size = media.context.pointee.pb.map { avio_size($0) } ?? -1
+        let count = avformat_index_get_entries_count(stream)
+        guard size > 0, count > 0 else { return false }
+        for index in stride(from: count - 1, through: max(0, count - 64), by: -1) {
+            guard let entry = avformat_index_get_entry(stream, index) else { continue }
+            if entry.pointee.pos + Int64(entry.pointee.size) > size { return true }
         }
         return false
     }
@@ -215,4 +264,14 @@ package struct PosterFrameExtractor {
         }
         return (max(1, Int(w.rounded())), max(1, Int(h.rounded())))
     }
+}
+
+/// Counts what a poster's candidates read (one per extractor).
+final class DecodeAttempts {
+    /// Packets of the video stream handed to the decoder.
+    var packets = 0
+    /// The decoder's last refusal (send or receive), nil when it refused nothing.
+    var decoderStatus: Int32?
+    /// `av_read_frame`'s last status below zero (end of file, I/O error).
+    var readStatus: Int32?
 }

@@ -2,6 +2,7 @@ import CFFmpeg
 import JournalMediaCore
 
 /// Owns a libavcodec decoder (`AVCodecContext`, freed in `deinit`) for one video stream,
+/// the one `VideoCodecAllowList` names for its codec (any other codec is refused),
 /// single-threaded (a poster needs one frame, and the batch already runs one asset per core).
 ///
 /// `keyframesOnly` sets `skip_frame = AVDISCARD_NONKEY`, as `ffmpeg -skip_frame nokey` does:
@@ -14,8 +15,11 @@ package final class VideoDecoder {
     package init(stream: UnsafeMutablePointer<AVStream>, maxPixels: Int = Defaults.maxPixels) throws(LibavFailure) {
         guard let parameters = stream.pointee.codecpar else { throw LibavFailure("stream without parameters") }
         let id = parameters.pointee.codec_id
-        guard let codec = avcodec_find_decoder(id) else {
-            throw LibavFailure("no decoder for \(LibavRuntime.string(avcodec_get_name(id)) ?? "this codec")")
+        guard let name = VideoCodecAllowList.decoderName(for: id) else {
+            throw LibavFailure("\(VideoCodecAllowList.codecName(id)) video is not on the decoder allow-list")
+        }
+        guard let codec = avcodec_find_decoder_by_name(name) else {
+            throw LibavFailure("libavcodec has no \(name) decoder for \(VideoCodecAllowList.codecName(id)) video")
         }
         guard let context = avcodec_alloc_context3(codec) else { throw LibavFailure("out of memory") }
         func release(_ failure: LibavFailure) -> LibavFailure {

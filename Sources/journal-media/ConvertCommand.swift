@@ -8,7 +8,8 @@ struct ConvertCommand: AsyncParsableCommand {
         abstract: "Convert files and folders into renditions plus manifest.json.",
         discussion: """
             Every input file is recognised by its first bytes (JPEG, PNG, WebP, GIF, TIFF, \
-            HEIC/HEIF, AVIF, SVG, PDF; MOV, MP4, M4V, 3GP; MP3, M4A, FLAC, Ogg), decoded once at \
+            HEIC/HEIF, AVIF, SVG, PDF; MOV, MP4, M4V, 3GP, AVI, MPEG-TS/AVCHD, Matroska, WebM; \
+            MP3, M4A, FLAC, Ogg), decoded once at \
             the size the largest rendition needs, turned upright and into sRGB, and written as \
             one file per rendition:
 
@@ -25,7 +26,9 @@ struct ConvertCommand: AsyncParsableCommand {
             transparent images are icons (transparency kept). A Live Photo still and movie with \
             equal content identifiers (or, when neither has one, the same folder and base name \
             and a movie of at most 4 s) become one "livePhoto" entry with an extra \
-            "motionPoster" rendition. Each entry carries a captureDate (see `inspect --help`).
+            "motionPoster" rendition; so does an Android motion photo (the MP4 inside the \
+            JPEG or HEIC, pairedBy "embedded"). Video codecs other than H.264, HEVC, MPEG-4 \
+            Part 2, MPEG-2, MJPEG, VP8, VP9, AV1, ProRes and H.263 fail as "unsupportedCodec". Each entry carries a captureDate (see `inspect --help`).
 
             Paths are relative to the input folder when there is one input folder; with \
             several inputs each is prefixed by its input's name. Hidden files are skipped. \

@@ -21,7 +21,8 @@ struct InspectCommand: ParsableCommand {
             captureDate sources, in order of trust: exif.DateTimeOriginal, \
             exif.DateTimeDigitized, xmp.exif:DateTimeOriginal, xmp.photoshop:DateCreated, \
             xmp.xmp:CreateDate, png.CreationTime, exif.DateTime; for movies \
-            quicktime.creationdate, then quicktime.creation_time (mvhd, UTC); then filename, \
+            quicktime.creationdate, then quicktime.creation_time (mvhd, UTC), \
+            matroska.DateUTC (UTC) or riff.IDIT (AVI, local time); then filename, \
             then fileModified. confidence: exact (local time and zone from the file), \
             offsetInferred (zone from the GPS time), utcOnly, localOnly, filename, \
             fileModified. offset and utc are null when the zone is unknown; local is null when \
@@ -30,7 +31,8 @@ struct InspectCommand: ParsableCommand {
             A file that cannot be read or is not a supported format gets an "error" object \
             ({"stage":…,"reason":…,"message":…}) and a null captureDate. contentIdentifier is \
             the Live Photo identifier of a still or movie; durationSeconds a movie's or \
-            audio file's. The lines follow Schemas/inspect-line.v1.json. \
+            audio file's (estimated from the streams when the header declares none, as in \
+            MPEG-TS). The lines follow Schemas/inspect-line.v1.json. \
             Exit status: 0 all files inspected, 1 some failed, 2 usage error.
             """)
 

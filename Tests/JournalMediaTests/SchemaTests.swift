@@ -50,6 +50,12 @@ import Testing
         // The Live Photo still and its movie report their identifier; movies their duration.
         #expect(lines.contains { $0.contains("IMG_0001.JPG") && $0.contains("\"contentIdentifier\":\"5F0E6A4C-") })
         #expect(lines.contains { $0.contains("video-black-start.mp4") && $0.contains("\"durationSeconds\":3,") })
+        #expect(lines.contains { $0.contains("IMG_0001.MOV") && $0.contains("\"contentIdentifier\":\"5F0E6A4C-") })
+        // Issue 17: new containers, a duration estimated from MPEG-TS timestamps, Matroska's date.
+        #expect(lines.contains { $0.contains("video-h264.mts") && $0.contains("\"format\":\"mpegts\"")
+            && $0.contains("\"durationSeconds\":2.0") })
+        #expect(lines.contains { $0.contains("video-hevc.mkv") && $0.contains("\"source\":\"matroska.DateUTC\"") })
+        #expect(lines.contains { $0.contains("video-vp9.webm") && $0.contains("\"mediaType\":\"video/webm\"") })
         #expect(lines.contains { $0.contains("empty.png") && $0.contains("\"reason\":\"empty\"") })
     }
 

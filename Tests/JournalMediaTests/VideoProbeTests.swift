@@ -135,7 +135,8 @@ import Testing
         let noFrames = try MediaSamples.temporaryFile("no-frames.mp4", Array(whole.prefix(mdat + 200)))
         let media = try MediaFile(path: noFrames.path, name: "no-frames.mp4")
         #expect(try media.videoInfo().displayWidth == 320)
-        #expect(throws: AssetError(file: "no-frames.mp4", stage: .decode, reason: .noVideo, message: "no video frame could be decoded")) {
+        #expect(throws: AssetError(file: "no-frames.mp4", stage: .decode, reason: .truncated,
+                                   message: "no video frame could be decoded: the file ends before the h264 video data its index lists")) {
             try media.posterFrame()
         }
 

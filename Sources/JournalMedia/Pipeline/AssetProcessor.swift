@@ -85,7 +85,12 @@ public struct AssetProcessor: Sendable {
     }
 
     /// Loads (bytes and SHA-256 through the probe's descriptor) and processes a probed input.
+    /// An Android motion photo (a still with an MP4 inside) becomes a `livePhoto` entry.
     public func process(_ probe: ProbedAsset) -> AssetResult {
+        process(probe, embeddedMotion: true)
+    }
+
+    private func process(_ probe: ProbedAsset, embeddedMotion: Bool) -> AssetResult {
         var clock = StageClock()
         var result = AssetResult(probe: probe)
         let content: SourceFile
@@ -100,20 +105,31 @@ public struct AssetProcessor: Sendable {
         result.sha256 = content.sha256
         result.bytes = content.size
         result.timings.read = clock.lap()
-        return process(probe, content: content, into: result)
+        return process(probe, content: content, into: result, embeddedMotion: embeddedMotion)
     }
 
     /// Processes a probed input whose content is already loaded (a batch loads first to
     /// decide whether an earlier result can be reused).
     public func process(_ probe: ProbedAsset, content: SourceFile) -> AssetResult {
+        process(probe, content: content, embeddedMotion: true)
+    }
+
+    private func process(_ probe: ProbedAsset, content: SourceFile, embeddedMotion: Bool) -> AssetResult {
         var result = AssetResult(probe: probe)
         result.sha256 = content.sha256
         result.bytes = content.size
-        return process(probe, content: content, into: result)
+        return process(probe, content: content, into: result, embeddedMotion: embeddedMotion)
     }
 
-    private func process(_ probe: ProbedAsset, content: SourceFile, into start: AssetResult) -> AssetResult {
-        let result = decodeAndRender(probe, content: content, into: start)
+    private func process(_ probe: ProbedAsset, content: SourceFile, into start: AssetResult,
+                         embeddedMotion: Bool) -> AssetResult {
+        var result = decodeAndRender(probe, content: content, into: start)
+        // A motion photo: the still's renditions plus the embedded MP4's poster, one entry.
+        if embeddedMotion, result.error == nil, probe.embeddedMotion != nil,
+           let motion = probe.embeddedMotionProbe(maxPixels: options.maxPixels) {
+            finishLivePhoto(&result, motion: motion, motionContent: Result { () throws(AssetError) in try motion.load() },
+                            pairedBy: .embedded)
+        }
         AssetTelemetry.record(result, logger: logger)
         return result
     }
@@ -199,7 +215,7 @@ public struct AssetProcessor: Sendable {
     /// The capture date is the still's, or the movie's when the still has only a file time.
     public func process(livePhoto still: ProbedAsset, motion: ProbedAsset,
                         pairedBy: LivePhotoRecord.PairedBy) -> AssetResult {
-        var result = process(still)
+        var result = process(still, embeddedMotion: false)
         finishLivePhoto(&result, motion: motion, motionContent: Result { () throws(AssetError) in try motion.load() },
                         pairedBy: pairedBy)
         return result
@@ -208,7 +224,7 @@ public struct AssetProcessor: Sendable {
     /// `process(livePhoto:…)` with both contents already loaded.
     func process(livePhoto still: ProbedAsset, stillContent: SourceFile, motion: ProbedAsset,
                  motionContent: Result<SourceFile, AssetError>, pairedBy: LivePhotoRecord.PairedBy) -> AssetResult {
-        var result = process(still, content: stillContent)
+        var result = process(still, content: stillContent, embeddedMotion: false)
         finishLivePhoto(&result, motion: motion, motionContent: motionContent, pairedBy: pairedBy)
         return result
     }

@@ -399,10 +399,11 @@ public struct Batch: Sendable {
     }
 
     /// Whether an earlier Live Photo entry still describes the same movie (or the entry is
-    /// not a Live Photo and the unit has no movie).
+    /// not a Live Photo and the unit has no movie; or the movie is embedded in the still,
+    /// whose unchanged digest covers it).
     private static func livePhotoUnchanged(_ record: LivePhotoRecord?, motion: ProbedAsset?,
                                            content: Result<SourceFile, AssetError>?) -> Bool {
-        guard let motion else { return record == nil }
+        guard let motion else { return record == nil || (record?.pairedBy == .embedded && record?.motionError == nil) }
         guard let record, record.motionError == nil, record.motionSource == motion.name,
               case .success(let loaded)? = content else { return false }
         return record.motionSha256 == loaded.sha256 && record.motionBytes == loaded.size

@@ -76,6 +76,8 @@ struct HeaderMetadata {
     var captureDate: CaptureDate?
     var contentIdentifier: String?
     var durationSeconds: Double?
+    /// An Android motion photo's embedded MP4 (JPEG and HEIF stills).
+    var embeddedMotion: EmbeddedMotion?
 
     static let contentIdentifierKey = LivePhotoIdentifier.quickTimeKey
 
@@ -87,6 +89,11 @@ struct HeaderMetadata {
             let tags = container?.tags
             metadata.durationSeconds = container?.durationSeconds
             resolver.containerTags = tags ?? [:]
+            switch format {
+            case .avi: (resolver.containerDateSource, resolver.containerDateIsLocal) = ("riff.IDIT", true)
+            case .mkv, .webm: resolver.containerDateSource = "matroska.DateUTC"
+            default: break
+            }
             metadata.contentIdentifier = tags?[contentIdentifierKey].flatMap(Self.identifier)
         } else {
             let blocks = MetadataBlocks.find(in: source, format: format)
@@ -94,6 +101,7 @@ struct HeaderMetadata {
             resolver.exif = exif
             resolver.xmp = blocks.xmp.map { String(decoding: $0, as: UTF8.self) }
             resolver.pngTexts = blocks.texts
+            metadata.embeddedMotion = EmbeddedMotionLocator.locate(in: source, format: format, xmp: blocks.xmp)
             if let note = exif?.makerNote() {
                 metadata.contentIdentifier = AppleMakerNote.parse(note)?.contentIdentifier.flatMap(Self.identifier)
             }

@@ -30,6 +30,8 @@ public final class ProbedAsset: @unchecked Sendable {
     public let captureDate: CaptureDate?
     public let contentIdentifier: String?
     public let durationSeconds: Double?
+    /// Where an Android motion photo keeps its MP4 inside this still's file; nil otherwise.
+    package let embeddedMotion: EmbeddedMotion?
     /// Why the file could not be opened (`read`), recognised (`sniff`), or trusted (`probe`:
     /// a still whose container declares more bytes than the file holds); nil otherwise.
     public let error: AssetError?
@@ -51,6 +53,7 @@ public final class ProbedAsset: @unchecked Sendable {
         self.captureDate = metadata?.captureDate
         self.contentIdentifier = metadata?.contentIdentifier
         self.durationSeconds = metadata?.durationSeconds
+        self.embeddedMotion = metadata?.embeddedMotion
         self.media = media
         self.error = error
     }
@@ -83,7 +86,8 @@ public final class ProbedAsset: @unchecked Sendable {
         self.init(name: name, url: nil, input: probed.input, size: probed.size, modified: modified,
                   format: probed.format, metadata: HeaderMetadata(captureDate: probed.captureDate,
                                                                   contentIdentifier: probed.contentIdentifier,
-                                                                  durationSeconds: probed.durationSeconds),
+                                                                  durationSeconds: probed.durationSeconds,
+                                                                  embeddedMotion: probed.embeddedMotion),
                   media: probed.media, error: probed.error)
     }
 
@@ -129,6 +133,17 @@ public final class ProbedAsset: @unchecked Sendable {
         let metadata = HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified,
                                            container: ContainerMetadataReader.read(input))
         return made(format: format, metadata: metadata, error: nil)
+    }
+
+    /// The MP4 embedded in this motion photo, probed through a window onto this file's
+    /// descriptor (`ByteSlice`): libav sees only the video's bytes. Named `NAME#motion`; its
+    /// capture date falls back to the still's file time. Nil when the still has no embedded
+    /// video or its file cannot be read.
+    func embeddedMotionProbe(maxPixels: Int = Defaults.maxPixels) -> ProbedAsset? {
+        guard let embeddedMotion, let input = try? openInput() else { return nil }
+        let slice = ByteSlice(input, offset: embeddedMotion.offset, length: embeddedMotion.length)
+        let name = "\(self.name)#motion"
+        return ProbedAsset.probe(slice, name: name, url: nil, modified: modified, keepMediaOpen: true, maxPixels: maxPixels)
     }
 
     /// The movie's or audio file's libav open: the probe's own when it kept one (handed over

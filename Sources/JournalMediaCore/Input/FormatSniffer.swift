@@ -16,6 +16,9 @@ public enum FormatSniffer {
         if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) { return .gif }
         if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .webp }
+        if starts(with: Array("RIFF".utf8)) && starts(with: Array("AVI ".utf8), at: 8) { return .avi }
+        if starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return matroska(head) }
+        if isTransportStream(head) { return .mpegTS }
         if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         if starts(with: Array("%PDF-".utf8)) { return .pdf }
         if starts(with: Array("ftyp".utf8), at: 4) { return isobmff(head) }
@@ -57,6 +60,39 @@ public enum FormatSniffer {
         if brands.contains("qt  ") { return .mov }
         if brands.contains(where: mp4Brands.contains) { return .mp4 }
         return nil
+    }
+
+    /// Matroska and WebM share the EBML header; its `DocType` element (ID 0x4282) says which.
+    /// Other EBML documents are not movies.
+    private static func matroska(_ head: [UInt8]) -> SourceFormat? {
+        let window = head.prefix(64)
+        var index = window.startIndex
+        while index + 3 < window.endIndex {
+            defer { index += 1 }
+            // The DocType ID, then a one-byte size (0x80 | length): the writers' usual form.
+            guard window[index] == 0x42, window[index + 1] == 0x82, window[index + 2] & 0x80 != 0 else { continue }
+            let length = Int(window[index + 2] & 0x7F)
+            let start = index + 3
+            guard length > 0, start + length <= head.count else { return nil }
+            switch String(decoding: head[start..<start + length], as: UTF8.self) {
+            case "webm": return .webm
+            case "matroska": return .mkv
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// An MPEG transport stream: the sync byte 0x47 starting every 188-byte packet, or every
+    /// 192-byte packet after a 4-byte timestamp (BDAV/AVCHD `.m2ts`/`.mts`), at least three
+    /// packets in a row (as many as the head holds, up to five).
+    private static func isTransportStream(_ head: [UInt8]) -> Bool {
+        func synced(first: Int, stride: Int) -> Bool {
+            let packets = min(5, (head.count - first + stride - 1) / stride)
+            guard packets >= 3 else { return false }
+            return (0..<packets).allSatisfy { head[first + $0 * stride] == 0x47 }
+        }
+        return synced(first: 0, stride: 188) || synced(first: 4, stride: 192)
     }
 
     /// An MPEG-1/2 audio layer III frame header: 11 sync bits, a valid version, layer III,

@@ -31,6 +31,8 @@ public enum AssetErrorReason: String, Codable, Sendable, CaseIterable {
     case unsupportedFormat
     /// A movie or audio container libav may not open here (Matroska, playlists, …).
     case unsupportedContainer
+    /// A movie whose video codec is not on the decoder allow-list (FFV1, Theora, VP6, …).
+    case unsupportedCodec
     /// The file ends before its data does.
     case truncated
     /// The data is damaged or not what its header says.

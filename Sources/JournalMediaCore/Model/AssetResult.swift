@@ -52,9 +52,13 @@ public struct LivePhotoRecord: Codable, Sendable, Equatable {
         case fileName
         /// The caller said which files belong together (a suggestion bundle's `livePhoto` item).
         case given
+        /// The movie is inside the still's file: an Android motion photo (Google/Samsung
+        /// `MotionPhoto` XMP with an MP4 after the JPEG, or a HEIF `mpvd` box).
+        case embedded
     }
 
-    /// Path of the movie relative to its input root.
+    /// Path of the movie relative to its input root; for an embedded movie, the still's path
+    /// followed by `#motion`.
     public var motionSource: String
     @ExplicitNull public var motionSha256: String?
     @ExplicitNull public var motionBytes: Int?

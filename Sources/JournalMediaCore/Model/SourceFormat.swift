@@ -10,6 +10,14 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     /// MPEG-4 audio (`M4A `, `M4B `, `M4P ` brands).
     case m4a
     case mp3, flac, ogg
+    /// AVI (RIFF `AVI `): old cameras' MJPEG and MPEG-4 Part 2 clips.
+    case avi
+    /// MPEG transport stream (`.ts`, and AVCHD `.mts`/`.m2ts` with 4-byte timestamps): camcorders.
+    case mpegTS = "mpegts"
+    /// Matroska (EBML DocType `matroska`).
+    case mkv
+    /// WebM (EBML DocType `webm`).
+    case webm
 
     /// The IANA media type written to the manifest's `mediaType`.
     public var mediaType: String {
@@ -31,6 +39,10 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
         case .mp3: "audio/mpeg"
         case .flac: "audio/flac"
         case .ogg: "audio/ogg"
+        case .avi: "video/x-msvideo"
+        case .mpegTS: "video/mp2t"
+        case .mkv: "video/x-matroska"
+        case .webm: "video/webm"
         }
     }
 
@@ -38,7 +50,7 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     public var isVector: Bool { self == .svg || self == .pdf }
 
     /// Formats read by libavformat rather than libvips.
-    public var isVideo: Bool { [.mov, .mp4, .m4v, .threeGP].contains(self) }
+    public var isVideo: Bool { [.mov, .mp4, .m4v, .threeGP, .avi, .mpegTS, .mkv, .webm].contains(self) }
     public var isAudio: Bool { [.m4a, .mp3, .flac, .ogg].contains(self) }
     public var isImage: Bool { !isVideo && !isAudio }
 }
@@ -47,7 +59,7 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
 public enum AssetKind: String, Codable, Sendable {
     /// A still image: photo, artwork, icon or poster, processed by the photo pipeline.
     case photo
-    /// A movie (MOV, MP4, M4V, 3GP).
+    /// A movie (MOV, MP4, M4V, 3GP, AVI, MPEG-TS/AVCHD, Matroska, WebM).
     case video
     /// Cover art embedded in an audio file (MP3, M4A, FLAC, Ogg): renditions from the cover.
     case artwork
