@@ -44,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "dir"))
     var outputDir: String?
     @Option(help: "Most parts of a multipart/form-data upload (400 beyond; default 64).") var maxParts: Int?
-    @Option(help: "Seconds per asset request, waiting included (504 beyond; default 30).") var deadline: Double?
+    @Option(help: "Seconds per asset request, waiting included, and per item of a suggestion bundle (504 beyond; default 30).") var deadline: Double?
     @Option(help: "Seconds /readyz reports 503 on SIGTERM before the listener closes (default 0).") var drainDelay: Double?
     @Option(help: "Seconds in-flight requests get to finish on SIGTERM (default 30).") var gracePeriod: Double?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default info).") var logLevel: String?
