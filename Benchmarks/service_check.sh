@@ -2,8 +2,9 @@
 # `make service-check`: schemathesis (PyPI, in a venv under .build-venv-service) against
 # openapi.yaml, on a `journal-media serve` started on a free loopback port. Fails on any
 # 5xx, a status code or content type the spec does not list, a response body or header
-# that violates the spec. Prints schemathesis' summary. Then uploads encoded by Python
-# `requests` (forms, multipart/mixed answers, a suggestion bundle): service_multipart_check.py.
+# that violates the spec (a request may take up to 120 s: a suggestion renders cards).
+# Prints schemathesis' summary. Then uploads encoded by Python `requests` (forms,
+# multipart/mixed answers, a suggestion bundle): service_multipart_check.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=.build-venv-service
@@ -23,5 +24,5 @@ URL="$(grep -o 'http://[0-9.:]*' "$LOG" | head -1)"
 echo "service-check: server at $URL"
 "$VENV/bin/st" run openapi.yaml --url "$URL" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance \
-  --max-examples "$MAX_EXAMPLES" --workers 2 --no-color
+  --max-examples "$MAX_EXAMPLES" --workers 2 --no-color --request-timeout 120
 "$VENV/bin/python" Benchmarks/service_multipart_check.py "$URL"
