@@ -343,6 +343,19 @@ extension ServerTests {
         }
     }
 
+    @Test func thePartsContentIsKeptByteForByte() throws {
+        // Content holding CRLFs, a boundary not preceded by CRLF, and a delimiter cut one byte short.
+        let tricky = Data("line\r\nx--b0undary inside\r\n--b0undar\r\n\r\n".utf8) + Data((0...255).map { UInt8($0) })
+        let body = Self.formData([FormPart(name: "file", filename: "x.bin", type: "application/octet-stream", data: tricky),
+                                  FormPart(name: "empty", data: Data())], boundary: "b0undary")
+        let parser = MultipartFormParser(boundary: "b0undary", maxParts: 8, maxHeaderBytes: 1024)
+        let parts = try body.withUnsafeBytes { bytes in try parser.parse(bytes) }
+        #expect(parts.map(\.name) == ["file", "empty"])
+        #expect(parts.first?.filename == "x.bin" && parts.first?.contentType == "application/octet-stream")
+        #expect(parts.first.map { body[$0.range] } == tricky, "the content, CRLFs and all")
+        #expect(parts.last?.range.isEmpty == true, "an empty part")
+    }
+
     @Test func headerParametersAndAcceptRanges() {
         let disposition = MediaTypeHeader(#"form-data; name="file"; filename="a \"quoted\"; name.jpg""#)
         #expect(disposition.essence == "form-data")
