@@ -2,7 +2,9 @@
 # `make service-check`: schemathesis (PyPI, in a venv under .build-venv-service) against
 # openapi.yaml, on a `journal-media serve` started on a free loopback port. Fails on any
 # 5xx, a status code or content type the spec does not list, a response body or header
-# that violates the spec. Prints schemathesis' summary.
+# that violates the spec (a request may take up to 120 s: a suggestion renders cards).
+# Prints schemathesis' summary. Then uploads encoded by Python `requests` (forms,
+# multipart/mixed answers, a suggestion bundle): service_multipart_check.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=.build-venv-service
@@ -14,7 +16,7 @@ fi
 swift build --product journal-media
 BIN="$(swift build --show-bin-path)/journal-media"
 LOG="$(mktemp)"
-"$BIN" serve --port 0 --max-concurrent-assets 2 --max-queued 64 --deadline 20 --log-level error >"$LOG" 2>&1 &
+"$BIN" serve --port 0 --max-concurrent-assets 2 --max-queued 64 --deadline 60 --log-level error >"$LOG" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; rm -f "$LOG"' EXIT
 for _ in $(seq 1 100); do grep -q "listening on" "$LOG" && break; sleep 0.1; done
@@ -22,4 +24,5 @@ URL="$(grep -o 'http://[0-9.:]*' "$LOG" | head -1)"
 echo "service-check: server at $URL"
 "$VENV/bin/st" run openapi.yaml --url "$URL" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance \
-  --max-examples "$MAX_EXAMPLES" --workers 2 --no-color
+  --max-examples "$MAX_EXAMPLES" --workers 2 --no-color --request-timeout 120
+"$VENV/bin/python" Benchmarks/service_multipart_check.py "$URL"

@@ -2,15 +2,20 @@ import Foundation
 import Hummingbird
 import JournalMedia
 
-/// `POST /v1/assets`: one asset as the raw request body; the original file name in the
-/// `X-Filename` header (or `?filename=`), a preset by name in `?preset=` (default
-/// `default`). Answers the manifest entry and the renditions inline (base64) as JSON.
+/// `POST /v1/assets`: one asset, either as the raw request body (the original file name in
+/// `X-Filename` or `?filename=`, a preset in `?preset=`, default `default`) or as
+/// `multipart/form-data` (a `file` part whose file name is the original name, and an
+/// optional `preset` field). Answers the manifest entry and the renditions: inline as JSON
+/// with base64 data (the default) or as `multipart/mixed` (chosen by `Accept`), or, when
+/// the server has an output folder, written there with their paths in the JSON.
 ///
 /// Limits: the body is refused past `maxBodyBytes` (413, from `Content-Length` before
-/// reading when given) and must arrive within `bodyTimeoutSeconds` (408); the asset's own
-/// failures are 422 (over the pixel limit, unreadable, corrupt, unsupported), 504 past
-/// `deadlineSeconds`, 503 + `Retry-After` when `maxQueued` requests already wait.
-/// Costs one copy of the body plus the processing of the asset.
+/// reading when given) and must arrive within `bodyTimeoutSeconds` (408); a malformed
+/// multipart body is 400; the asset's own failures are 422 (over the pixel limit,
+/// unreadable, corrupt, unsupported), 504 past `deadlineSeconds`, 503 + `Retry-After` when
+/// `maxQueued` requests already wait; 406 when `Accept` allows none of the answers.
+/// Costs one copy of the body (two for multipart: the body and the file part) plus the
+/// processing of the asset.
 struct AssetRoutes: Sendable {
     let configuration: ServeConfiguration
     let processors: [String: AssetProcessor]
@@ -25,80 +30,131 @@ struct AssetRoutes: Sendable {
         }
     }
 
+    /// What a request sent: the file's bytes, its original name, the preset asked for.
+    struct Upload {
+        var bytes: [UInt8]
+        var filename: String
+        var preset: String
+    }
+
     func handle(_ request: Request) async throws -> Response {
-        let presetName = request.uri.queryParameters["preset"].map(String.init) ?? "default"
-        guard let processor = processors[presetName] else {
-            throw ProblemResponse(.badRequest, "unknown preset \(presetName); known: \(processors.keys.sorted().joined(separator: ", "))",
-                                  reason: "invalidInput")
+        let offered: [AnswerFormat] = configuration.outputFolder == nil ? [.json, .multipartMixed] : [.json]
+        guard let format = AnswerFormat.negotiate(request.headers[.accept], offered: offered) else {
+            throw RequestBody.notAcceptable(offered)
         }
-        let filename = Self.filename(request)
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > configuration.maxBodyBytes {
-            throw Self.tooLarge(declared, limit: configuration.maxBodyBytes)
+        let queryPreset = request.uri.queryParameters["preset"].map(String.init)
+        if let queryPreset, processors[queryPreset] == nil { throw unknownPreset(queryPreset) }
+        let reader = RequestBody(configuration: configuration)
+        let body = try await reader.collect(request)
+        let upload = try read(body, request: request, reader: reader, queryPreset: queryPreset)
+        guard let processor = processors[upload.preset] else { throw unknownPreset(upload.preset) }
+        guard !upload.bytes.isEmpty else {
+            throw ProblemResponse(.unprocessableContent, "read: the file is empty", reason: "empty", stage: "read")
         }
-        let body = try await collect(request)
-        guard body.readableBytes > 0 else {
-            throw ProblemResponse(.unprocessableContent, "read: the body is empty", reason: "empty")
-        }
-        let bytes = body.getBytes(at: body.readerIndex, length: body.readableBytes) ?? []
-        let result = await processor.process(data: bytes, filename: filename,
+        var result = await processor.process(data: upload.bytes, filename: upload.filename,
                                              deadlineSeconds: configuration.deadlineSeconds)
         if let error = result.error {
             throw ProblemResponse(asset: error, retryAfter: Self.retryAfterSeconds)
         }
-        return .json(try Self.answer(result))
+        if let folder = configuration.outputFolder {
+            try OutputFolderWriter(folder: folder).write(&result, preset: upload.preset)
+            return .json(try Self.answer(result, inline: false))
+        }
+        switch format {
+        case .json:
+            return .json(try Self.answer(result, inline: true))
+        case .multipartMixed:
+            let files = result.renditions.map { rendition in
+                AnswerFile(name: rendition.role,
+                           filename: Batch.renditionPath(source: result.source, role: rendition.role, format: rendition.format),
+                           mediaType: rendition.format.mediaType, data: rendition.data)
+            }
+            return MultipartMixedAnswer.response(json: try Self.entryJSON(result), name: "asset", files: files)
+        }
+    }
+
+    /// The upload inside `body`: the body itself, or the `file` part of a form.
+    private func read(_ body: ByteBuffer, request: Request, reader: RequestBody,
+                      queryPreset: String?) throws(ProblemResponse) -> Upload {
+        let contentType = RequestBody.contentType(request)
+        if contentType.essence == "multipart/form-data" {
+            let parts = try reader.parts(of: body, contentType: contentType.raw)
+            let named = parts.first { $0.name == "file" }
+            let withFile = parts.filter { $0.filename != nil }
+            guard let file = named ?? (withFile.count == 1 ? withFile.first : nil) else {
+                throw ProblemResponse(.badRequest, "multipart: no part named \"file\" (the asset's bytes, with its filename)",
+                                      reason: "invalidInput", stage: "read")
+            }
+            var preset = queryPreset ?? "default"
+            if let field = parts.first(where: { $0.name == "preset" }) {
+                guard let text = RequestBody.text(of: field, in: body), !text.isEmpty else {
+                    throw ProblemResponse(.badRequest, "multipart: the preset field is not a short UTF-8 name",
+                                          reason: "invalidInput", stage: "read")
+                }
+                preset = text
+            }
+            let given = file.filename ?? request.headers.first { $0.name.canonicalName == "x-filename" }?.value
+            return Upload(bytes: RequestBody.bytes(of: file, in: body), filename: Self.filename(given), preset: preset)
+        }
+        if contentType.essence.hasPrefix("multipart/") {
+            throw RequestBody.unsupportedMediaType(contentType.essence, expected: "multipart/form-data or the raw file")
+        }
+        let bytes = body.getBytes(at: body.readerIndex, length: body.readableBytes) ?? []
+        return Upload(bytes: bytes, filename: Self.filename(request), preset: queryPreset ?? "default")
+    }
+
+    private func unknownPreset(_ name: String) -> ProblemResponse {
+        ProblemResponse(.badRequest, "unknown preset \(name); known: \(processors.keys.sorted().joined(separator: ", "))",
+                        reason: "invalidInput")
     }
 
     /// Seconds a refused client is told to wait.
     static let retryAfterSeconds = 1
 
-    /// The body, up to the limit, within the body timeout.
-    private func collect(_ request: Request) async throws -> ByteBuffer {
-        let limit = configuration.maxBodyBytes
-        let timeout = configuration.bodyTimeoutSeconds
-        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask {
-                do {
-                    return try await request.body.collect(upTo: limit)
-                } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-                    throw Self.tooLarge(nil, limit: limit)
-                }
-            }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let body = first else {
-                throw ProblemResponse(.requestTimeout, "the body did not arrive within \(timeout) s", reason: "timeout")
-            }
-            return body
-        }
-    }
-
     static func tooLarge(_ declared: Int?, limit: Int) -> ProblemResponse {
-        let size = declared.map { "\($0) bytes" } ?? "the body"
-        return ProblemResponse(.contentTooLarge, "limits: \(size) is over the limit of \(limit) bytes",
-                               reason: "overByteLimit")
+        RequestBody.tooLarge(declared, limit: limit)
     }
 
-    /// The original name, reduced to its last path component (it names errors and drives
-    /// file-name dates; it never reaches the file system).
+    /// The original name from `X-Filename` or `?filename=`, made safe by `filename(_:)`.
     static func filename(_ request: Request) -> String {
         let header = request.headers.first { $0.name.canonicalName == "x-filename" }?.value
-        let given = header ?? request.uri.queryParameters["filename"].map(String.init) ?? ""
-        let last = given.split(separator: "/").last.map(String.init) ?? ""
-        let cleaned = last.filter { !$0.isNewline && $0 != "\0" }
+        return filename(header ?? request.uri.queryParameters["filename"].map(String.init))
+    }
+
+    /// The original name reduced to its last path component (`/` or `\`), without control
+    /// characters, at most 255 characters; `upload` when nothing is left. It names errors,
+    /// drives file-name dates and, in output-folder mode, the files' names (always inside
+    /// the folder).
+    static func filename(_ given: String?) -> String {
+        let last = (given ?? "").split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        let cleaned = String(String.UnicodeScalarView(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
         return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "upload" : String(cleaned.prefix(255))
     }
 
-    /// `{"asset": <manifest entry>, "renditions": [{role, format, mediaType, width, height, bytes, data}]}`.
-    static func answer(_ result: AssetResult) throws -> Data {
+    /// The manifest entry alone, as in manifest.json.
+    static func entryJSON(_ result: AssetResult) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(result)
+    }
+
+    /// `{"asset": <manifest entry>, "renditions": [{role, format, mediaType, width, height,
+    /// bytes, data (base64) | path}]}`: data inline, or the paths in the output folder.
+    static func answer(_ result: AssetResult, inline: Bool) throws -> Data {
         let entry = try JSONSerialization.jsonObject(with: JSONEncoder().encode(result))
         let renditions: [[String: Any]] = result.renditions.map { rendition in
-            ["role": rendition.role, "format": rendition.format.rawValue, "mediaType": "image/\(rendition.format.rawValue)",
-             "width": rendition.width, "height": rendition.height, "bytes": rendition.bytes,
-             "data": Data(rendition.data).base64EncodedString()]
+            var object: [String: Any] = [
+                "role": rendition.role, "format": rendition.format.rawValue, "mediaType": rendition.format.mediaType,
+                "width": rendition.width, "height": rendition.height, "bytes": rendition.bytes,
+            ]
+            if inline {
+                object["data"] = Data(rendition.data).base64EncodedString()
+            } else {
+                object["path"] = rendition.path ?? NSNull()
+            }
+            return object
         }
-        return try JSONSerialization.data(withJSONObject: ["asset": entry, "renditions": renditions], options: [.sortedKeys])
+        return try JSONSerialization.data(withJSONObject: ["asset": entry, "renditions": renditions],
+                                          options: [.sortedKeys, .withoutEscapingSlashes])
     }
 }

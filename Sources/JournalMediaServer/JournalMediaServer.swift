@@ -58,6 +58,7 @@ public struct JournalMediaServer: Sendable {
             processors[name] = AssetProcessor(options: options, executor: executor, logger: logger)
         }
         AssetRoutes(configuration: configuration, processors: processors).add(to: router)
+        SuggestionRoutes(configuration: configuration, executor: executor).add(to: router)
         UtilityRoutes(configuration: configuration, state: state, registry: registry).add(to: router)
         return router
     }
@@ -66,6 +67,7 @@ public struct JournalMediaServer: Sendable {
     /// port once the listener is up (the port may have been 0).
     public func run(signals: [UnixSignal] = [.sigterm, .sigint],
                     onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try configuration.prepareOutputFolder()
         let app = Application(
             router: router(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),

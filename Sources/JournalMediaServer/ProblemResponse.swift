@@ -30,10 +30,12 @@ struct ProblemResponse: Error, Sendable {
         stage = error.stage.rawValue
     }
 
-    init(_ status: HTTPResponse.Status, _ detail: String, reason: String? = nil, headers: HTTPFields = [:]) {
+    init(_ status: HTTPResponse.Status, _ detail: String, reason: String? = nil, stage: String? = nil,
+         headers: HTTPFields = [:]) {
         self.status = status
         self.detail = detail
         self.reason = reason
+        self.stage = stage
         self.headers = headers
     }
 

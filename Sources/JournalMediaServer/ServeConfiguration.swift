@@ -27,6 +27,11 @@ public struct ServeConfiguration: Sendable, Equatable {
     public var gracePeriodSeconds = 30.0
     /// The bearer token `/v1/…` requests must carry; nil: no authentication.
     public var token: String?
+    /// Output-folder mode: renditions (and suggestion outputs) are written below this folder
+    /// and answered by path instead of inline; nil: inline answers.
+    public var outputFolder: URL?
+    /// Most parts a `multipart/form-data` upload may have (400 beyond).
+    public var maxParts = 64
     /// Rendition presets by name; `default` is used when a request names none.
     public var presets: [String: [RenditionSpec]] = ["default": Defaults.renditions]
 
@@ -59,15 +64,15 @@ public struct ServeConfiguration: Sendable, Equatable {
     }
 
     /// `JM_HOST`, `JM_PORT`, `JM_MAX_BODY_BYTES`, `JM_MAX_PIXELS`, `JM_DEADLINE_SECONDS`,
-    /// `JM_MAX_CONCURRENT_ASSETS`, `JM_MAX_QUEUED`, `JM_TOKEN_FILE`.
+    /// `JM_MAX_CONCURRENT_ASSETS`, `JM_MAX_QUEUED`, `JM_MAX_PARTS`, `JM_OUTPUT_DIR`, `JM_TOKEN_FILE`.
     public mutating func apply(environment: [String: String]) throws(Problem) {
         let keys = ["JM_HOST": "host", "JM_PORT": "port", "JM_MAX_BODY_BYTES": "maxBodyBytes",
                     "JM_MAX_PIXELS": "maxPixels", "JM_DEADLINE_SECONDS": "deadlineSeconds",
                     "JM_MAX_CONCURRENT_ASSETS": "maxConcurrentAssets", "JM_MAX_QUEUED": "maxQueued",
-                    "JM_TOKEN_FILE": "tokenFile"]
+                    "JM_MAX_PARTS": "maxParts", "JM_OUTPUT_DIR": "outputDir", "JM_TOKEN_FILE": "tokenFile"]
         for (variable, key) in keys.sorted(by: { $0.key < $1.key }) {
             guard let text = environment[variable] else { continue }
-            let value: Any = key == "host" || key == "tokenFile" ? text : (Double(text) ?? text)
+            let value: Any = ["host", "tokenFile", "outputDir"].contains(key) ? text : (Double(text) ?? text)
             try apply(key: key, value: value, from: variable)
         }
     }
@@ -101,6 +106,10 @@ public struct ServeConfiguration: Sendable, Equatable {
         case "bodyTimeoutSeconds": bodyTimeoutSeconds = try number(0.001)
         case "drainDelaySeconds": drainDelaySeconds = try number(0)
         case "gracePeriodSeconds": gracePeriodSeconds = try number(0)
+        case "maxParts": maxParts = try integer(1)
+        case "outputDir":
+            guard let path = value as? String, !path.isEmpty else { throw Problem(description: "\(origin): outputDir must be a path") }
+            outputFolder = URL(fileURLWithPath: path)
         case "tokenFile":
             guard let path = value as? String else { throw Problem(description: "\(origin): tokenFile must be a path") }
             try readToken(path)
@@ -124,6 +133,20 @@ public struct ServeConfiguration: Sendable, Equatable {
             self.presets = presets
         default:
             throw Problem(description: "\(origin): unknown key \(key)")
+        }
+    }
+
+    /// Creates the output folder when missing and checks that it is a writable folder; the
+    /// server calls it before it binds. Nothing to do without an output folder.
+    public func prepareOutputFolder() throws(Problem) {
+        guard let folder = outputFolder else { return }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw Problem(description: "output folder \(folder.path): \(error.localizedDescription)")
+        }
+        guard access(folder.path, W_OK | X_OK) == 0 else {
+            throw Problem(description: "output folder \(folder.path) is not writable")
         }
     }
 

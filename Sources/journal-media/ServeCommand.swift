@@ -8,16 +8,26 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the toolkit over HTTP (see openapi.yaml).",
         discussion: """
-            Routes: POST /v1/assets (raw body; X-Filename header; ?preset=NAME), GET /v1/color, \
+            Routes: POST /v1/assets (the raw file with an X-Filename header, or \
+            multipart/form-data with a "file" part and an optional "preset" field; ?preset=NAME), \
+            POST /v1/suggestions (multipart/form-data: a "bundle" part holding suggestion.json \
+            and one part per referenced file, named by its bundle path), GET /v1/color, \
             POST /v1/dates, GET /healthz, GET /readyz, GET /metrics (Prometheus text). Errors \
-            are application/problem+json. Binds 127.0.0.1 unless --host says otherwise; prints \
+            are application/problem+json.
+
+            Answers: JSON with the renditions base64-encoded (the default), or multipart/mixed \
+            (the JSON part, then one part per file) when Accept asks for it; 406 when Accept \
+            allows neither. With --output-dir the files are written there instead (atomically; \
+            assets as PRESET/SHA256-16/NAME.ROLE.EXT, suggestions as suggestions/BUNDLEID/…) \
+            and the JSON gives their paths, relative to the folder. Binds 127.0.0.1 unless --host says otherwise; prints \
             "listening on http://HOST:PORT" once up. SIGTERM or SIGINT: /readyz turns 503, \
             the listener closes after --drain-delay, requests in flight finish (up to the \
             grace period), exit 0.
 
             Settings come from --config FILE.json, then JM_* environment variables (JM_HOST, \
             JM_PORT, JM_MAX_BODY_BYTES, JM_MAX_PIXELS, JM_DEADLINE_SECONDS, \
-            JM_MAX_CONCURRENT_ASSETS, JM_MAX_QUEUED, JM_TOKEN_FILE), then these flags.
+            JM_MAX_CONCURRENT_ASSETS, JM_MAX_QUEUED, JM_MAX_PARTS, JM_OUTPUT_DIR, JM_TOKEN_FILE), \
+            then these flags.
             """)
 
     @Option(help: ArgumentHelp("JSON configuration file (keys as in README's table; presets by name).", valueName: "file"))
@@ -30,7 +40,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Requests that may wait for a slot; more get 503 (default 32).") var maxQueued: Int?
     @Option(help: "Largest request body in bytes (413 beyond; default 50 MiB).") var maxBodyBytes: Int?
     @Option(help: "Largest image in pixels (422 beyond; default 100000000).") var maxPixels: Int?
-    @Option(help: "Seconds per asset request, waiting included (504 beyond; default 30).") var deadline: Double?
+    @Option(help: ArgumentHelp("Write renditions below this folder and answer their paths (default: answer them inline).",
+                               valueName: "dir"))
+    var outputDir: String?
+    @Option(help: "Most parts of a multipart/form-data upload (400 beyond; default 64).") var maxParts: Int?
+    @Option(help: "Seconds per asset request, waiting included, and per item of a suggestion bundle (504 beyond; default 30).") var deadline: Double?
     @Option(help: "Seconds /readyz reports 503 on SIGTERM before the listener closes (default 0).") var drainDelay: Double?
     @Option(help: "Seconds in-flight requests get to finish on SIGTERM (default 30).") var gracePeriod: Double?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default info).") var logLevel: String?
@@ -53,6 +67,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let value = maxQueued { settings.maxQueued = max(0, value) }
         if let value = maxBodyBytes { settings.maxBodyBytes = max(1, value) }
         if let value = maxPixels { settings.maxPixels = max(1, value) }
+        if let value = outputDir { settings.outputFolder = URL(fileURLWithPath: value) }
+        if let value = maxParts { settings.maxParts = max(1, value) }
         if let value = deadline { settings.deadlineSeconds = max(0.001, value) }
         if let value = drainDelay { settings.drainDelaySeconds = max(0, value) }
         if let value = gracePeriod { settings.gracePeriodSeconds = max(0, value) }
@@ -65,6 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
+        do { try settings.prepareOutputFolder() } catch { throw ValidationError(error.description) }
         let registry = JournalMediaServer.bootstrapMetrics()
         let server = JournalMediaServer(configuration: settings, registry: registry)
         let host = settings.host
