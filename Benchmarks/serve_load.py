@@ -10,7 +10,7 @@ Usage: serve_load.py BIN INPUT_DIR [--jobs N] [--rounds R]
    how fast they came back, peak RSS.
 Prints one Markdown table.
 """
-import http.client, os, subprocess, sys, tempfile, threading, time
+import http.client, json, os, shutil, subprocess, sys, tempfile, threading, time
 
 
 def peak_rss_mb(pid):
@@ -61,13 +61,20 @@ def main():
         inputs = os.path.join(work, "in")
         os.mkdir(inputs)
         for name, _ in bodies:
-            os.symlink(os.path.abspath(os.path.join(folder, name)), os.path.join(inputs, name))
+            # Copies, not links: convert follows a link only when its target is inside an input.
+            shutil.copyfile(os.path.join(folder, name), os.path.join(inputs, name))
         best = None
         for _ in range(rounds):
             out = os.path.join(work, "out")
             subprocess.run(["rm", "-rf", out])
             start = time.perf_counter()
-            subprocess.run([binary, "convert", inputs, "-o", out, "--jobs", str(jobs), "--quiet"], check=False)
+            done = subprocess.run([binary, "convert", inputs, "-o", out, "--jobs", str(jobs), "--quiet"], check=False)
+            if done.returncode != 0:
+                sys.exit(f"serve_load: convert exited {done.returncode}")
+            with open(os.path.join(out, "manifest.json")) as manifest:
+                converted = len(json.load(manifest)["assets"])
+            if converted != len(bodies):
+                sys.exit(f"serve_load: convert made {converted} manifest entries for {len(bodies)} files")
             elapsed = time.perf_counter() - start
             best = elapsed if best is None else min(best, elapsed)
         convert_rate = len(bodies) / best
