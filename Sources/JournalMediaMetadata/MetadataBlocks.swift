@@ -26,6 +26,15 @@ package struct MetadataBlocks {
         case .webp: RIFFChunks.blocks(in: source)
         case .heic, .avif: HEIFItems.blocks(in: source)
         case .tiff: TIFFMetadata.blocks(in: source)
+        // Raw files: their own TIFF directories (any magic number: ORF and RW2 change it);
+        // a RAF's EXIF is in the JPEG it embeds.
+        case .dng, .cr2, .nef, .arw, .orf, .rw2: TIFFMetadata.blocks(in: source, anyMagic: true)
+        case .raf:
+            if let offset = source.uint32BE(84), let length = source.uint32BE(88) {
+                JPEGSegments.blocks(in: WindowBytes(source, start: offset, length: length))
+            } else {
+                MetadataBlocks()
+            }
         default: MetadataBlocks()
         }
     }

@@ -16,7 +16,8 @@ public enum FormatSniffer {
         if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) { return .gif }
         if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .webp }
-        if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if let tiff = tiffFamily(head) { return tiff }
+        if let still = otherStill(head) { return still }
         if starts(with: Array("%PDF-".utf8)) { return .pdf }
         if starts(with: Array("ftyp".utf8), at: 4) { return isobmff(head) }
         for box in ["moov", "mdat", "wide", "free", "skip", "pnot"] where starts(with: Array(box.utf8), at: 4) {
