@@ -146,8 +146,9 @@ package struct VipsError: Error, CustomStringConvertible {
 /// Start-up control for processes that own their environment (the `journal-media` CLI).
 public enum LibvipsModules {
     /// Keeps libvips from loading every module in its modules folder at start-up (on Debian:
-    /// ImageMagick, OpenSlide, JPEG XL, HEIF and PDF); the toolkit then opens only HEIF and
-    /// PDF itself. ImageMagick and OpenSlide never enter the process, which shortens start-up
+    /// ImageMagick, OpenSlide, JPEG XL, HEIF and PDF); the toolkit then opens HEIF, PDF and
+    /// JPEG XL itself, and ImageMagick only when the first BMP or ICO arrives. OpenSlide never
+    /// enters the process, nor ImageMagick in a run without such files, which shortens start-up
     /// (Benchmarks/RESULTS.md).
     ///
     /// Sets `VIPSHOME` (libvips looks for its modules under it), so call it first thing in

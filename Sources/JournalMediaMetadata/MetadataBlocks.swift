@@ -40,7 +40,7 @@ package struct MetadataBlocks {
     }
 
     /// Whether `bytes` start with a TIFF header.
-    static func isTIFFHeader(_ bytes: ArraySlice<UInt8>) -> Bool {
+    package static func isTIFFHeader(_ bytes: ArraySlice<UInt8>) -> Bool {
         bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
     }
 

@@ -47,6 +47,13 @@ import Testing
         // Unknown binary content under an unknown name may be media: not classified.
         #expect(NotMediaFile.reason(head: [0x00, 0x9F, 0x42, 0x17, 0xFE], fileName: "data.bin") == nil)
         #expect(NotMediaFile.reason(head: Array("PK\u{3}\u{4}rest".utf8), fileName: "photos.zip")?.contains("ZIP") == true)
+        // Text in other encodings: UTF-16 with a BOM, Latin-1, an XMP packet with a stray
+        // control byte in its header (as ExifTool's and Immich's test files have).
+        #expect(NotMediaFile.reason(head: [0xFF, 0xFE, 0x74, 0, 0x68, 0, 0x0A, 0], fileName: "a.txt") == "not media: a text file")
+        #expect(NotMediaFile.reason(head: Array("this ".utf8) + [0xE9] + Array(" is Latin1\r\n".utf8), fileName: "b.txt")
+            == "not media: a text file")
+        #expect(NotMediaFile.reason(head: Array("<?xpacket begin=\"\u{1A}\"?><x:xmpmeta>".utf8), fileName: "c.xmp")?
+            .contains("XMP sidecar") == true)
     }
 
     @Test func theCLIExitsZeroForAFolderWithAReadme() throws {

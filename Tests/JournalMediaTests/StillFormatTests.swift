@@ -54,8 +54,19 @@ import Testing
             #expect(red[0] > 180 && red[1] < 90 && red[2] < 90, "\(red)")
         } else {
             // The icon is a disc on a transparent ground: the corner stays transparent.
-            #expect(image.bands == 4 && (try image.pixel(0, 0))[3] < 10)
+            let corner = try image.pixel(0, 0)
+            #expect(image.bands == 4 && corner[3] < 10, "\(corner)")
         }
+    }
+
+    @Test func aCutBitmapOrIconIsRefusedBeforeImageMagickSeesIt() async throws {
+        let bitmap = Array(try Data(contentsOf: Self.formats("scene.bmp")))
+        let cut = await processor.process(data: Array(bitmap.prefix(bitmap.count / 2)), filename: "cut.bmp")
+        #expect(cut.error?.stage == .probe && cut.error?.reason == .truncated, "\(cut.error?.description ?? "")")
+        #expect(cut.error?.message.contains("BMP pixel rows (120×80, 24 bits)") == true)
+        let icon = Array(try Data(contentsOf: Self.formats("icon.ico")))
+        let short = await processor.process(data: Array(icon.prefix(icon.count - 100)), filename: "cut.ico")
+        #expect(short.error?.stage == .probe && short.error?.reason == .truncated)
     }
 
     @Test func dngShowsItsLargestPreviewUprightWithTheRawsDate() async throws {
@@ -86,14 +97,23 @@ import Testing
         #expect(red[0] > 180 && red[1] < 90 && red[2] < 90, "\(red)")
     }
 
-    @Test func aRawWithoutAPreviewFailsNamingWhy() async throws {
-        // The DNG's directories with every JPEG preview's SOI broken: nothing is shown.
-        var bytes = Array(try Data(contentsOf: Self.formats("raw-preview.dng")))
+    /// The sample with every JPEG's SOI broken: no preview left.
+    func withoutPreviews(_ name: String) throws -> [UInt8] {
+        var bytes = Array(try Data(contentsOf: Self.formats(name)))
         for index in 0..<(bytes.count - 2) where bytes[index] == 0xFF && bytes[index + 1] == 0xD8 && bytes[index + 2] == 0xFF {
             bytes[index + 1] = 0x00
         }
-        let result = await processor.process(data: bytes, filename: "broken.dng")
-        #expect(result.error?.stage == .probe && result.error?.message.contains("no JPEG preview") == true)
+        return bytes
+    }
+
+    @Test func aRawWithoutAPreviewFallsBackToIFD0OrFailsNamingWhy() async throws {
+        // A DNG still has its IFD0 image (here the 16×12 RGB thumbnail): shown, and said so.
+        let dng = await processor.process(data: try withoutPreviews("raw-preview.dng"), filename: "no-preview.dng")
+        #expect(dng.error == nil && dng.width == 12 && dng.height == 16, "\(dng.error?.description ?? "")")
+        #expect(dng.warnings?.first?.contains("no embedded JPEG preview") == true)
+        // A CR2's IFD0 is the JPEG itself: nothing to show.
+        let cr2 = await processor.process(data: try withoutPreviews("raw-preview.cr2"), filename: "no-preview.cr2")
+        #expect(cr2.error?.stage == .probe && cr2.error?.message.contains("no JPEG preview") == true)
     }
 
     @Test func aDamagedRestartMarkerRendersWithAWarning() async throws {

@@ -35,21 +35,46 @@ public enum NotMediaFile {
         ([0x1F, 0x8B], "a gzip archive"),
     ]
 
-    /// What kind of text `head` is, when it is text: valid UTF-8 (a character cut at the end
-    /// of the head allowed), no NUL, and no control characters but tab, line feed, carriage
-    /// return and form feed.
+    /// What kind of text `head` is, when it is text: UTF-16 with a byte-order mark, or bytes
+    /// without NUL and without control characters but tab, line feed, carriage return and
+    /// form feed, in UTF-8 (a character cut at the end of the head allowed) or an 8-bit
+    /// encoding (Latin-1, MacRoman: at most 30 % of bytes above 127). An XMP packet counts
+    /// whatever stray control byte its `xpacket` header holds.
     static func textKind(_ head: [UInt8]) -> String? {
         var bytes = head[...]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        if bytes.contains(where: { $0 < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D].contains($0) || $0 == 0x7F }) { return nil }
-        var valid = false
-        for cut in 0...3 where bytes.count - cut >= 0 {
-            if String(validating: bytes.dropLast(cut), as: UTF8.self) != nil { valid = true; break }
+        let text: String
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            let big = bytes.first == 0xFE
+            let pairs = stride(from: bytes.startIndex + 2, to: bytes.endIndex - 1, by: 2)
+            let units = pairs.map { big ? UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1])
+                                        : UInt16(bytes[$0 + 1]) << 8 | UInt16(bytes[$0]) }
+            text = String(decoding: units, as: UTF16.self)
+            if text.unicodeScalars.contains(where: { isControl($0.value) }) { return nil }
+        } else {
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+            if bytes.contains(0) { return nil }
+            let ascii = String(decoding: bytes.map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+            if ascii.contains("<?xpacket") || ascii.contains("<x:xmpmeta") { return kind(of: ascii) }
+            if bytes.contains(where: { isControl(UInt32($0)) }) { return nil }
+            if (0...3).contains(where: { String(validating: bytes.dropLast($0), as: UTF8.self) != nil }) {
+                text = String(decoding: bytes, as: UTF8.self)
+            } else {
+                guard bytes.count(where: { $0 >= 0x80 }) * 10 <= bytes.count * 3 else { return nil }
+                text = ascii
+            }
         }
-        guard valid else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self)
-        let start = text.drop { $0.isWhitespace }
-        if text.contains("<x:xmpmeta") || text.contains("<?xpacket") { return "an XMP sidecar (metadata, read for dates by its photo)" }
+        return kind(of: text)
+    }
+
+    private static func isControl(_ value: UInt32) -> Bool {
+        (value < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D].contains(value)) || value == 0x7F
+    }
+
+    private static func kind(of text: String) -> String {
+        let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        if text.contains("<x:xmpmeta") || text.contains("<?xpacket") {
+            return "an XMP sidecar (metadata, read for dates by its photo)"
+        }
         if start.hasPrefix("{") || start.hasPrefix("[") { return "JSON text" }
         if start.hasPrefix("<") { return "XML or HTML text" }
         return "a text file"

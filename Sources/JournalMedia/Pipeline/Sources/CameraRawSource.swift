@@ -32,9 +32,24 @@ public struct CameraRawSource: FileSource {
         result.kind = .photo
         let source = MemoryBytes(bytes: bytes)
         guard let preview = RawPreview.locate(in: source, format: format) else {
-            throw AssetError(file: name, stage: .probe, reason: .corrupt, message:
+            let missing = AssetError(file: name, stage: .probe, reason: .corrupt, message:
                 "the \(format.rawValue.uppercased()) file embeds no JPEG preview this toolkit can show "
                 + "(its sensor data is not developed)")
+            // A TIFF-structured raw (DNG, NEF, ARW) without one still has its IFD0 image,
+            // usually a small RGB thumbnail, which libtiff reads: better than nothing, and said.
+            guard format != .cr2, source.read(0, 4).map({ MetadataBlocks.isTIFFHeader($0[...]) }) == true else {
+                throw missing
+            }
+            var shown = result
+            do throws(AssetError) {
+                let image = try StillDecoding.decode(bytes, format: .tiff, name: name, plan: plan, into: &shown)
+                shown.warnings = (shown.warnings ?? []) + [
+                    "decode: no embedded JPEG preview; shown from the raw file's \(image.width)×\(image.height) IFD0 image"]
+                result = shown
+                return image
+            } catch {
+                throw missing
+            }
         }
         let window = MemoryBytes(bytes: Array(bytes[preview.offset..<preview.offset + preview.length]))
         if let overrun = ContainerBounds.check(window, format: .jpeg) {
