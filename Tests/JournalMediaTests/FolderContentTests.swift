@@ -46,6 +46,8 @@ import Testing
         #expect(NotMediaFile.reason(head: [], fileName: "empty.png") == nil)
         // Unknown binary content under an unknown name may be media: not classified.
         #expect(NotMediaFile.reason(head: [0x00, 0x9F, 0x42, 0x17, 0xFE], fileName: "data.bin") == nil)
+        // … unless its name says what it is.
+        #expect(NotMediaFile.reason(head: [0x00, 0x9F, 0x42, 0x17, 0xFE], fileName: "Font.ttf")?.contains(".ttf file") == true)
         #expect(NotMediaFile.reason(head: Array("PK\u{3}\u{4}rest".utf8), fileName: "photos.zip")?.contains("ZIP") == true)
         // Text in other encodings: UTF-16 with a BOM, Latin-1, an XMP packet with a stray
         // control byte in its header (as ExifTool's and Immich's test files have).

@@ -6,8 +6,10 @@
 /// Decided by content first, then by name: only a file the sniffer did not recognise is
 /// asked about, and a name that claims a media format (`.jpg`, `.mov`, `.cr3`, …) always
 /// keeps it a failure, whatever it holds (a text file named `photo.jpg` is a broken photo).
-/// A file with an unknown binary content and no media extension is not classified either:
-/// it may be a format the toolkit does not read, which a user should hear about.
+/// A file with an unknown binary content is classified only when its name says it is a
+/// program, font, archive, document or data file (`.exe`, `.ttf`, `.rar`, `.plist`, …);
+/// under any other name it may be a format the toolkit does not read, which a user should
+/// hear about.
 ///
 /// Runs once per unrecognised file in the probe, on the bytes already read; costs a scan
 /// of at most 1 KiB.
@@ -21,9 +23,24 @@ public enum NotMediaFile {
         for (signature, what) in signatures where head.starts(with: signature) {
             return "not media: \(what)"
         }
-        guard let kind = textKind(head) else { return nil }
-        return "not media: \(kind)"
+        if let kind = textKind(head) { return "not media: \(kind)" }
+        // Content no media format has, under a name that says what it is instead.
+        if nonMediaExtensions.contains(ext) {
+            return "not media: a .\(ext) file (by its name; its content is no media format this toolkit reads)"
+        }
+        return nil
     }
+
+    /// Extensions of programs, fonts, archives, documents and data files: an unrecognised
+    /// content under one of these names is taken at its word.
+    static let nonMediaExtensions: Set<String> = [
+        "exe", "dll", "dylib", "so", "a", "o", "macho", "lnk", "app", "msi", "deb", "rpm",
+        "ttf", "otf", "ttc", "dfont", "pfa", "pfb", "pfm", "woff", "woff2",
+        "zip", "rar", "7z", "tar", "gz", "tgz", "bz2", "xz", "zst", "iso", "dmg", "torrent",
+        "plist", "db", "sqlite", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "pages", "numbers", "key", "odt",
+        "ods", "odp", "rtf", "indd", "mobi", "epub", "pcap", "pcapng", "tnef", "icc", "icm", "fit", "gpx", "kml",
+        "txt", "md", "json", "xml", "xmp", "csv", "log", "html", "htm", "yaml", "yml", "ini", "cfg",
+    ]
 
     /// Binary formats that are never pictures, movies or sound.
     private static let signatures: [([UInt8], String)] = [
