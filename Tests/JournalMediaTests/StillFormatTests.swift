@@ -38,6 +38,7 @@ import Testing
         #expect(FormatSniffer.sniff(Array("IIRO\u{8}\0\0\0".utf8)) == .orf)
         // A TIFF that is not a raw stays a TIFF.
         #expect(FormatSniffer.sniff([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0, 0, 0]) == .tiff)
+        #expect(FormatSniffer.sniff([0x49, 0x49, 0x2B, 0x00, 8, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0]) == .tiff, "BigTIFF")
     }
 
     @Test(arguments: [("scene.jxl", "image/jxl", 240, 160), ("scene.bmp", "image/bmp", 120, 80),

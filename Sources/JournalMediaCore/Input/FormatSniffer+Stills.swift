@@ -29,7 +29,7 @@ extension FormatSniffer {
         return nil
     }
 
-    /// TIFF and the camera raw formats: Canon CR2 (TIFF with "CR" 2 at byte 8), Olympus ORF
+    /// TIFF (and BigTIFF) and the camera raw formats: Canon CR2 (TIFF with "CR" 2 at byte 8), Olympus ORF
     /// ("IIRO"/"IIRS"/"MMOR"), Panasonic RW2 ("IIU\0"), Fujifilm RAF ("FUJIFILMCCD-RAW "), and,
     /// among plain TIFF headers, DNG (a DNGVersion entry in IFD0), Nikon NEF and Sony ARW (IFD0's
     /// Make) when IFD0 lies within the sniffed head; any other TIFF stays `.tiff`.
@@ -42,6 +42,8 @@ extension FormatSniffer {
             return .orf
         }
         if starts(with: [0x49, 0x49, 0x55, 0x00]) { return .rw2 }
+        // BigTIFF (magic 43, 64-bit offsets): libtiff reads it as a TIFF.
+        if starts(with: [0x49, 0x49, 0x2B, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2B]) { return .tiff }
         let little = starts(with: [0x49, 0x49, 0x2A, 0x00])
         guard little || starts(with: [0x4D, 0x4D, 0x00, 0x2A]) else { return nil }
         if little, starts(with: [0x43, 0x52, 0x02], at: 8) { return .cr2 }
