@@ -37,11 +37,22 @@ package enum ImageDecoder {
     /// The pixel computation stops early when the calling thread's `DecodeGuard` says stop.
     /// Decodes once: whether the embedded profile is used was decided from the header
     /// (`ImageHeader.profileUsable`), so a file that fails to decode is not decoded again.
+    /// - Parameter failOn: what stops the decode (libvips' `fail_on`): `.truncated` (missing
+    ///   pixels: libjpeg's "premature end", a short read) or `.warning` (any complaint).
     package static func decode(
-        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool
+        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
+        failOn: DecodeFailure = .truncated
     ) throws(VipsError) -> DecodedImage {
         try decodeWithLibvips(bytes, header: header, width: width, height: height, allowUpscale: allowUpscale,
-                              colourManaged: header.profileUsable)
+                              colourManaged: header.profileUsable, failOn: failOn)
+    }
+
+    /// libvips' `fail_on` levels the pipeline uses.
+    package enum DecodeFailure: String, Sendable {
+        /// Fail on any decoder warning (libjpeg's "Corrupt JPEG data: …" included).
+        case warning
+        /// Fail only when pixel data is missing (the file ends early).
+        case truncated
     }
 
     /// Runs `attempt` colour-managed and, if that fails while a colour transform was part of
@@ -64,10 +75,17 @@ package enum ImageDecoder {
     /// profile conversion when `colourManaged`, 8-bit sRGB, held in memory without metadata.
     private static func decodeWithLibvips(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
-        colourManaged: Bool
+        colourManaged: Bool, failOn: DecodeFailure
     ) throws(VipsError) -> DecodedImage {
         let thumbnail: VipsOperationCall
-        if header.format == .jpeg, !allowUpscale,
+        if header.format == .bmp || header.format == .ico {
+            // ImageMagick's loader is called by name (it is never picked by content) and has
+            // no shrink-on-load: load, then thumbnail the image.
+            let load = try ImageHeaderReader.loaderCall("magickload_buffer", bytes: bytes, format: header.format)
+            try load.build()
+            thumbnail = try VipsOperationCall("thumbnail_image")
+            try thumbnail.set("in", .image(try load.outputImage()))
+        } else if header.format == .jpeg, !allowUpscale,
            let shrink = jpegShrink(header, width: width, height: height), shrink > 1 {
             // JPEG: libvips' thumbnail only lets libjpeg scale the DCT while the rest of the
             // reduction is at least 2×, so a 12 MP photo made into a 1600 px image is decoded
@@ -76,7 +94,7 @@ package enum ImageDecoder {
             let load = try VipsOperationCall("jpegload_buffer")
             try load.set("buffer", .borrowedBlob(bytes))
             try load.set("shrink", .int(shrink))
-            try load.set("fail_on", .nick("truncated"))
+            try load.set("fail_on", .nick(failOn.rawValue))
             try load.build()
             thumbnail = try VipsOperationCall("thumbnail_image")
             try thumbnail.set("in", .image(try load.outputImage()))
@@ -85,7 +103,7 @@ package enum ImageDecoder {
             try thumbnail.set("buffer", .borrowedBlob(bytes))
             // A truncated file must fail rather than come out grey at the bottom. libvips 8.14's
             // thumbnail_buffer only passes fail_on to the loader through the option string.
-            try thumbnail.set("option_string", .string("fail_on=truncated"))
+            try thumbnail.set("option_string", .string("fail_on=\(failOn.rawValue)"))
         }
         try thumbnail.set("width", .int(max(1, width)))
         try thumbnail.set("height", .int(max(1, height)))

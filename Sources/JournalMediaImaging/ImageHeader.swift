@@ -39,7 +39,10 @@ package enum ImageHeaderReader {
     /// The libvips loader for an image format; nil for video and audio formats.
     static func loaderName(for format: SourceFormat) -> String? {
         switch format {
-        case .jpeg: "jpegload_buffer"
+        // Raw files are decoded from their embedded JPEG preview, handed over as a JPEG.
+        case .jpeg, .dng, .cr2, .nef, .arw, .orf, .raf, .rw2: "jpegload_buffer"
+        case .jxl: "jxlload_buffer"
+        case .bmp, .ico: "magickload_buffer"
         case .png: "pngload_buffer"
         case .webp: "webpload_buffer"
         case .gif: "gifload_buffer"
@@ -53,8 +56,7 @@ package enum ImageHeaderReader {
 
     package static func read(_ bytes: UnsafeRawBufferPointer, format: SourceFormat) throws(VipsError) -> ImageHeader {
         guard let loader = loaderName(for: format) else { throw VipsError(message: "not an image format") }
-        let load = try VipsOperationCall(loader)
-        try load.set("buffer", .borrowedBlob(bytes))
+        let load = try loaderCall(loader, bytes: bytes, format: format)
         try load.build()
         let image = try load.outputImage()
         let space: ImageHeader.ColourSpace = switch image.interpretation {
@@ -71,6 +73,18 @@ package enum ImageHeaderReader {
         header.highBitDepth = image.format == VIPS_FORMAT_USHORT || image.format == VIPS_FORMAT_FLOAT
         if header.hasProfile { header.profileUsable = profileConverts(like: image, space: space) }
         return header
+    }
+
+    /// The load operation for `bytes`, with its input set: for ICO, the largest image of the
+    /// icon (ImageMagick's page of the same index); BMP and ICO through ImageMagick's loader,
+    /// made available on first use.
+    static func loaderCall(_ loader: String, bytes: UnsafeRawBufferPointer,
+                           format: SourceFormat) throws(VipsError) -> VipsOperationCall {
+        if format == .bmp || format == .ico { try VipsRuntime.ensureMagickLoader() }
+        let load = try VipsOperationCall(loader)
+        try load.set("buffer", .borrowedBlob(bytes))
+        if format == .ico, let page = IconDirectory.largestImage(bytes), page > 0 { try load.set("page", .int(page)) }
+        return load
     }
 
     /// Whether the profile embedded in `image` converts to sRGB: one pixel of the image's
@@ -113,5 +127,24 @@ package enum ImageHeaderReader {
         } catch {
             return false
         }
+    }
+}
+
+/// The directory of a Windows icon: which of its images is the largest.
+enum IconDirectory {
+    /// Index of the entry with the most pixels (a width or height byte of 0 means 256), or
+    /// nil when the directory does not fit in `bytes`.
+    static func largestImage(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count >= 6 else { return nil }
+        let count = Int(bytes[4]) | Int(bytes[5]) << 8
+        guard count > 0, bytes.count >= 6 + 16 * count else { return nil }
+        var best = 0, bestPixels = -1
+        for index in 0..<count {
+            let entry = 6 + 16 * index
+            let width = bytes[entry] == 0 ? 256 : Int(bytes[entry])
+            let height = bytes[entry + 1] == 0 ? 256 : Int(bytes[entry + 1])
+            if width * height > bestPixels { best = index; bestPixels = width * height }
+        }
+        return best
     }
 }

@@ -73,7 +73,8 @@ package enum RenditionRenderer {
     }
 
     /// One encode to memory with the spec's settings for its format (quality; WebP effort;
-    /// JPEG Huffman optimisation, chroma subsampling, progressive; PNG compression; AVIF effort).
+    /// JPEG Huffman optimisation, chroma subsampling, progressive; PNG compression; AVIF and
+    /// JPEG XL effort).
     private static func encode(_ image: VipsImageHandle, format: RenditionFormat,
                                spec: RenditionSpec, quality: Int) throws(VipsError) -> [UInt8] {
         try VipsInterrupt.watch(image)
@@ -99,6 +100,11 @@ package enum RenditionRenderer {
             save = try VipsOperationCall("heifsave_buffer")
             try save.set("in", .image(image))
             try save.set("compression", .nick("av1"))
+            try save.set("Q", .int(quality))
+            if let effort = spec.effort { try save.set("effort", .int(effort)) }
+        case .jxl:
+            save = try VipsOperationCall("jxlsave_buffer")
+            try save.set("in", .image(image))
             try save.set("Q", .int(quality))
             if let effort = spec.effort { try save.set("effort", .int(effort)) }
         case .gif, .mp4, .m4a, .mp3:

@@ -10,12 +10,13 @@ import Logging
 /// Runs lazily the first time any imaging type is used; costs one `vips_init` (a few ms).
 package enum VipsRuntime {
     /// Loaders reachable from untrusted uploads. Everything else under `VipsForeignLoad`
-    /// (magick, openslide, matrix, csv, fits, analyze, raw, vips, ppm, rad, mat, exr, jp2k)
-    /// is blocked.
+    /// (openslide, matrix, csv, fits, analyze, raw, vips, ppm, rad, mat, exr, jp2k) is
+    /// blocked; ImageMagick's buffer loader is opened only for sniffed BMP and ICO files
+    /// (`ensureMagickLoader()`).
     static let allowedLoaders = [
         "VipsForeignLoadJpeg", "VipsForeignLoadPng", "VipsForeignLoadWebp",
         "VipsForeignLoadNsgif", "VipsForeignLoadTiff", "VipsForeignLoadHeif",
-        "VipsForeignLoadSvg", "VipsForeignLoadPdf",
+        "VipsForeignLoadSvg", "VipsForeignLoadPdf", "VipsForeignLoadJxl",
     ]
 
     private static let initialised: Bool = {
@@ -43,24 +44,53 @@ package enum VipsRuntime {
 
     /// The loadable libvips modules the toolkit uses (Debian builds HEIF and PDF support as
     /// modules), each with an operation it provides.
-    static let neededModules = [("vips-heif", "heifload"), ("vips-poppler", "pdfload")]
+    static let neededModules = [("vips-heif", "heifload"), ("vips-poppler", "pdfload"), ("vips-jxl", "jxlload")]
+
+    /// libvips 8.14 reads BMP and ICO only through its ImageMagick loader (`vips -l`: no
+    /// bmpload or icoload). ImageMagick is large and slow to map, so its module is opened
+    /// the first time a sniffed BMP or ICO arrives, never at start-up, and only its buffer
+    /// loader is unblocked. Thread-safe (a Swift static); costs the module load once (tens
+    /// of milliseconds). False when the module is not installed.
+    private static let magickLoader: Bool = {
+        guard initialised else { return false }
+        if vips_type_find("VipsOperation", "magickload_buffer") == 0, let folder = modulesFolder() {
+            _ = g_module_open("\(folder)/vips-magick.so", G_MODULE_BIND_LAZY)
+        }
+        guard vips_type_find("VipsOperation", "magickload_buffer") != 0 else { return false }
+        vips_operation_block_set("VipsForeignLoadMagick", 1)
+        vips_operation_block_set("VipsForeignLoadMagickBuffer", 0)
+        return true
+    }()
+
+    /// Makes ImageMagick's buffer loader available (see `magickLoader`); throws when it is not.
+    static func ensureMagickLoader() throws(VipsError) {
+        try ensure()
+        guard magickLoader else {
+            throw VipsError(message: "libvips' ImageMagick loader (module vips-magick, package libvips42) is not "
+                            + "available; it is the only BMP and ICO reader in libvips 8.14")
+        }
+    }
 
     /// Opens each needed module that `vips_init` did not load (because
     /// `LibvipsModules.loadOnlyNeeded()` kept it from loading any). A no-op otherwise.
     private static func loadNeededModules() {
-        // The modules folder sits next to the libvips this process mapped.
-        // /proc files report size 0, so read to the end rather than by size.
-        guard let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile(),
-              let maps = String(data: data, encoding: .utf8),
-              let line = maps.split(separator: "\n").first(where: { $0.contains("/libvips.so") }),
-              let start = line.firstIndex(of: "/") else { return }
-        let libraryFolder = (String(line[start...]) as NSString).deletingLastPathComponent
-        let folder = "\(libraryFolder)/vips-modules-\(vips_version(0)).\(vips_version(1))"
+        guard let folder = modulesFolder() else { return }
         for (module, operation) in neededModules where vips_type_find("VipsOperation", operation) == 0 {
             // GModule runs the module's g_module_check_init, which registers its types; the
             // module stays loaded for the life of the process.
             _ = g_module_open("\(folder)/\(module).so", G_MODULE_BIND_LAZY)
         }
+    }
+
+    /// The libvips modules folder, next to the libvips this process mapped.
+    private static func modulesFolder() -> String? {
+        // /proc files report size 0, so read to the end rather than by size.
+        guard let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile(),
+              let maps = String(data: data, encoding: .utf8),
+              let line = maps.split(separator: "\n").first(where: { $0.contains("/libvips.so") }),
+              let start = line.firstIndex(of: "/") else { return nil }
+        let libraryFolder = (String(line[start...]) as NSString).deletingLastPathComponent
+        return "\(libraryFolder)/vips-modules-\(vips_version(0)).\(vips_version(1))"
     }
 
     /// Makes sure libvips is initialised; throws if it could not be.
@@ -116,8 +146,9 @@ package struct VipsError: Error, CustomStringConvertible {
 /// Start-up control for processes that own their environment (the `journal-media` CLI).
 public enum LibvipsModules {
     /// Keeps libvips from loading every module in its modules folder at start-up (on Debian:
-    /// ImageMagick, OpenSlide, JPEG XL, HEIF and PDF); the toolkit then opens only HEIF and
-    /// PDF itself. ImageMagick and OpenSlide never enter the process, which shortens start-up
+    /// ImageMagick, OpenSlide, JPEG XL, HEIF and PDF); the toolkit then opens HEIF, PDF and
+    /// JPEG XL itself, and ImageMagick only when the first BMP or ICO arrives. OpenSlide never
+    /// enters the process, nor ImageMagick in a run without such files, which shortens start-up
     /// (Benchmarks/RESULTS.md).
     ///
     /// Sets `VIPSHOME` (libvips looks for its modules under it), so call it first thing in

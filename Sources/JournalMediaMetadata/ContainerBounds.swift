@@ -41,6 +41,8 @@ package enum ContainerBounds {
         case .webp: riff(source)
         case .heic, .avif: isoBMFF(source)
         case .tiff: tiff(source)
+        case .bmp: bmp(source)
+        case .ico: ico(source)
         default: nil
         }
     }
@@ -85,6 +87,45 @@ package enum ContainerBounds {
             }
             if code == 0xDA || length < 2 { return nil }  // SOS: scan data follows
             offset += 2 + length
+        }
+        return nil
+    }
+
+    /// BMP: an uncompressed (or bit-field) bitmap's rows, from the declared pixel-data offset,
+    /// must fit in the file (ImageMagick allocates the declared size before reading rows).
+    /// Compressed bitmaps (RLE, embedded JPEG/PNG) have no fixed size and are not checked.
+    static func bmp(_ source: some ByteSource) -> ContainerOverrun? {
+        guard let header = source.read(0, 34) else { return nil }
+        func little(_ at: Int, _ width: Int) -> Int {
+            (0..<width).reduce(0) { $0 | Int(header[at + $1]) << (8 * $1) }
+        }
+        let dataOffset = little(10, 4), dibSize = little(14, 4)
+        let width = Int(Int32(truncatingIfNeeded: little(18, 4)))
+        let rows = Int(Int32(truncatingIfNeeded: little(22, 4))).magnitude  // negative: top-down
+        let bits = little(28, 2), compression = little(30, 4)
+        guard dibSize >= 40, compression == 0 || compression == 3, bits > 0, width > 0 else { return nil }
+        let rowBytes = (width * bits + 31) / 32 * 4  // ≤ 2^31 × 32: no overflow on 64-bit
+        let (declared, overflow) = rowBytes.multipliedReportingOverflow(by: Int(rows))
+        guard overflow || dataOffset > source.size || declared > source.size - dataOffset else { return nil }
+        return ContainerOverrun(container: "BMP", structure: "pixel rows (\(width)×\(rows), \(bits) bits)",
+                                offset: dataOffset, declared: overflow ? Int.max : declared, fileSize: source.size)
+    }
+
+    /// ICO: every image the directory lists (offset + size) must lie inside the file.
+    static func ico(_ source: some ByteSource) -> ContainerOverrun? {
+        guard let header = source.read(0, 6) else { return nil }
+        let count = Int(header[4]) | Int(header[5]) << 8
+        for index in 0..<count {
+            guard let entry = source.read(6 + 16 * index, 16) else {
+                return ContainerOverrun(container: "ICO", structure: "directory of \(count) images", offset: 6,
+                                        declared: 16 * count, fileSize: source.size)
+            }
+            let size = (8..<12).reduce(0) { $0 | Int(entry[$1]) << (8 * ($1 - 8)) }
+            let offset = (12..<16).reduce(0) { $0 | Int(entry[$1]) << (8 * ($1 - 12)) }
+            if offset > source.size || size > source.size - offset {
+                return ContainerOverrun(container: "ICO", structure: "image \(index)", offset: offset, declared: size,
+                                        fileSize: source.size)
+            }
         }
         return nil
     }

@@ -26,12 +26,21 @@ package struct MetadataBlocks {
         case .webp: RIFFChunks.blocks(in: source)
         case .heic, .avif: HEIFItems.blocks(in: source)
         case .tiff: TIFFMetadata.blocks(in: source)
+        // Raw files: their own TIFF directories (any magic number: ORF and RW2 change it);
+        // a RAF's EXIF is in the JPEG it embeds.
+        case .dng, .cr2, .nef, .arw, .orf, .rw2: TIFFMetadata.blocks(in: source, anyMagic: true)
+        case .raf:
+            if let offset = source.uint32BE(84), let length = source.uint32BE(88) {
+                JPEGSegments.blocks(in: WindowBytes(source, start: offset, length: length))
+            } else {
+                MetadataBlocks()
+            }
         default: MetadataBlocks()
         }
     }
 
     /// Whether `bytes` start with a TIFF header.
-    static func isTIFFHeader(_ bytes: ArraySlice<UInt8>) -> Bool {
+    package static func isTIFFHeader(_ bytes: ArraySlice<UInt8>) -> Bool {
         bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
     }
 

@@ -27,9 +27,13 @@ enum TIFFMetadata {
         var value: [UInt8]
     }
 
-    static func blocks(in source: some ByteSource) -> MetadataBlocks {
+    /// - Parameter anyMagic: accept any TIFF byte-order mark with any magic number (Olympus
+    ///   ORF and Panasonic RW2 replace 42 with their own), for camera raw files.
+    static func blocks(in source: some ByteSource, anyMagic: Bool = false) -> MetadataBlocks {
         var blocks = MetadataBlocks()
-        guard let header = source.read(0, 8), MetadataBlocks.isTIFFHeader(header[...]) else { return blocks }
+        guard let header = source.read(0, 8) else { return blocks }
+        let byteOrderOnly = anyMagic && (header.starts(with: [0x49, 0x49]) || header.starts(with: [0x4D, 0x4D]))
+        guard byteOrderOnly || MetadataBlocks.isTIFFHeader(header[...]) else { return blocks }
         let little = header[0] == 0x49
         func number(_ bytes: ArraySlice<UInt8>) -> Int {
             let ordered = little ? Array(bytes.reversed()) : Array(bytes)

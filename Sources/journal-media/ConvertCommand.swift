@@ -8,8 +8,9 @@ struct ConvertCommand: AsyncParsableCommand {
         abstract: "Convert files and folders into renditions plus manifest.json.",
         discussion: """
             Every input file is recognised by its first bytes (JPEG, PNG, WebP, GIF, TIFF, \
-            HEIC/HEIF, AVIF, SVG, PDF; MOV, MP4, M4V, 3GP, AVI, MPEG-TS/AVCHD, Matroska, WebM; \
-            MP3, M4A, FLAC, Ogg), decoded once at \
+            HEIC/HEIF, AVIF, JPEG XL, BMP, ICO, SVG, PDF; camera raw DNG, CR2, NEF, ARW, ORF, \
+            RAF, RW2 through their largest embedded JPEG preview; MOV, MP4, M4V, 3GP, AVI, \
+            MPEG-TS/AVCHD, Matroska, WebM; MP3, M4A, FLAC, Ogg), decoded once at \
             the size the largest rendition needs, turned upright and into sRGB, and written as \
             one file per rendition:
 
@@ -34,7 +35,15 @@ struct ConvertCommand: AsyncParsableCommand {
             several inputs each is prefixed by its input's name. Hidden files are skipped. \
             Symbolic links to files are followed only when they resolve inside an input \
             (--follow-symlinks: always); links to folders, dangling links, links leading \
-            outside, unreadable folders and FIFOs are listed under "ignored" with the reason.
+            outside, unreadable folders and FIFOs are listed under "ignored" with the reason. \
+            So are files that are not media by their content (README.md, notes, JSON, XMP \
+            sidecars, ZIPs; a name with a media extension such as .jpg is never taken for one): \
+            they do not count as failed (--strict: they do). A name that is not valid UTF-8 is \
+            kept, percent-escaped, with "sourceEncoding": "percent" in its entry.
+
+            A JPEG with damage its decoder can read past (a corrupt restart marker, stray \
+            bytes) is shown as viewers show it, and the decoder's complaint is listed in the \
+            entry's "warnings"; a JPEG whose data ends early (pixels missing) fails as truncated.
 
             OUTPUT/manifest.json lists every asset (schema in the README). A re-run reuses \
             the entries whose input (size, modification time, SHA-256) and preset did not \
@@ -67,8 +76,10 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("""
         JSON file replacing the default renditions: {"renditions": [{"role": "thumbnail", \
         "format": "webp", "width": 512, "height": 512, "fit": "inside", "quality": 80}, …]}. \
-        format: webp|jpeg|png; optional formatWhenTransparent; fit: inside|cover (cover crops \
-        with libvips' attention strategy); height defaults to width; quality to 80 (WebP) / 85 (JPEG).
+        format: webp|jpeg|png|avif|jxl; optional formatWhenTransparent; fit: inside|cover (cover crops \
+        with libvips' attention strategy); height defaults to width; quality to 80 (WebP) / 85 (JPEG) \
+        / 50 (AVIF) / 75 (JPEG XL); effort: WebP 0–6, AVIF 0–9, JPEG XL 1–9 (default: libvips', \
+        4; JPEG XL 7).
         """, valueName: "file"))
     var preset: String?
 
@@ -80,13 +91,13 @@ struct ConvertCommand: AsyncParsableCommand {
     var size: Int?
 
     @Option(name: .long, help: ArgumentHelp("""
-        Format of the --size rendition: webp, jpeg, png or avif (AV1 through libheif). \
-        (default: webp)
+        Format of the --size rendition: webp, jpeg, png, avif (AV1 through libheif) or jxl \
+        (JPEG XL through libjxl). (default: webp)
         """, valueName: "format"))
     var format: String?
 
     @Option(name: .long, help: ArgumentHelp("""
-        Quality 1–100 of the --size rendition. (default: webp 80, jpeg 85, avif 50; ignored \
+        Quality 1–100 of the --size rendition. (default: webp 80, jpeg 85, avif 50, jxl 75; ignored \
         by png, which is lossless)
         """, valueName: "quality"))
     var quality: Int?
@@ -138,6 +149,12 @@ struct ConvertCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Follow symbolic links to files inside the input folders even when they resolve outside every input. By default such links are not read and are listed under \"ignored\" in the manifest.")
     var followSymlinks = false
+
+    @Flag(name: .long, help: ArgumentHelp("""
+        Count files that are not media (text, JSON, XMP sidecars, archives) as failed assets \
+        (exit status 1), as before; by default they are listed under "ignored" with the reason.
+        """))
+    var strict = false
 
     @Flag(name: .long, help: "When another run is writing into the output folder (it holds OUTPUT/.journal-media.lock), wait for it to finish instead of exiting with status 2.")
     var wait = false
@@ -201,6 +218,7 @@ struct ConvertCommand: AsyncParsableCommand {
             force: force)
         batch.waitForLock = wait
         batch.followSymlinks = followSymlinks
+        batch.strict = strict
         batch.returnsEntries = false
         batch.prune = prune
         let pruned = Counter()

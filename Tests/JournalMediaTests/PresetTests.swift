@@ -14,7 +14,7 @@ import Testing
         #expect(error(#"{"renditions": [{"role": "a", "format": "webp", "width": 10, "qualty": 80}]}"#)?.description
                 == "renditions[0].qualty: unknown key; accepted: " + Preset.specKeys.joined(separator: ", "))
         #expect(error(#"{"renditions": [{"role": "a", "format": "heic", "width": 10}]}"#)?.description
-                == #"renditions[0].format: "heic" is not accepted; accepted: webp, jpeg, png, avif"#)
+                == #"renditions[0].format: "heic" is not accepted; accepted: webp, jpeg, png, avif, jxl"#)
         #expect(error(#"{"renditions": [{"role": "a", "format": "webp", "width": 10, "effort": 8}]}"#) != nil)
         #expect(error(#"{"renditions": [{"role": "a", "format": "avif", "width": 10, "effort": 8}]}"#) == nil)
         #expect(error(#"{"renditions": [{"role": "a", "format": "png", "width": "10"}]}"#)?.description

@@ -62,4 +62,34 @@ vips jpegsave "$work/scene.ppm" "$work/whole.jpg" --Q 85
 head -c $(( $(stat -c %s "$work/whole.jpg") / 2 )) "$work/whole.jpg" > "$out/truncated.jpg"
 printf 'This is a shopping list, not a photo.\nmilk\neggs\n' > "$out/not-an-image.jpg"
 : > "$out/empty.png"
-ls -l "$out"
+
+# 9. Issue 17's still formats (Samples/formats/).
+#    a. A JPEG with restart markers every MCU (libjpeg through vips), its sixth marker (RST5)
+#       patched into RST1: libjpeg warns "found marker 0xd1 instead of RST5" and decodes on.
+#    b. JPEG XL (libjxl through vips jxlsave), BMP (ffmpeg's bmp encoder) and a 48×48 ICO
+#       holding a 32-bit BGRA bitmap of the transparent disc (ffmpeg's ico muxer).
+#    c. A DNG and a CR2 around real JPEG previews (raw_preview.py builds the TIFF
+#       structures; ExifTool reads them as DNG and CR2 with PreviewImage and ThumbnailImage).
+mkdir -p "$out/formats"
+python3 "$here/scene.py" "$work/small.ppm" 96 64
+vips jpegsave "$work/small.ppm" "$work/restart.jpg" --Q 80 --restart-interval 1
+python3 - "$work/restart.jpg" "$out/formats/restart-marker-damaged.jpg" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+scan = data.find(b"\xff\xda")
+markers = [i for i in range(scan, len(data) - 1) if data[i] == 0xFF and 0xD0 <= data[i + 1] <= 0xD7]
+data[markers[5] + 1] = 0xD1
+open(sys.argv[2], "wb").write(data)
+PY
+python3 "$here/scene.py" "$work/s240.ppm" 240 160
+vips jxlsave "$work/s240.ppm" "$out/formats/scene.jxl" --Q 75
+ffmpeg -loglevel error -y -i "$work/s240.ppm" -vf scale=120:80 "$out/formats/scene.bmp"
+python3 "$here/disc.py" "$work/disc48.pam" 48
+ffmpeg -loglevel error -y -i "$work/disc48.pam" -c:v bmp -pix_fmt bgra "$out/formats/icon.ico"
+python3 "$here/scene.py" "$work/s360.ppm" 360 240
+vips jpegsave "$work/s360.ppm" "$work/preview.jpg" --Q 70 --strip
+vips thumbnail "$work/s360.ppm" "$work/thumb.v" 120
+vips jpegsave "$work/thumb.v" "$work/thumb.jpg" --Q 70 --strip
+python3 "$here/raw_preview.py" dng "$out/formats/raw-preview.dng" "$work/preview.jpg" "$work/thumb.jpg" 6
+python3 "$here/raw_preview.py" cr2 "$out/formats/raw-preview.cr2" "$work/preview.jpg" "$work/thumb.jpg" 8
+ls -l "$out" "$out/formats"

@@ -284,6 +284,7 @@ extension AssetResult {
         format = probe.format
         captureDate = probe.captureDate
         contentIdentifier = probe.contentIdentifier
+        if probe.pathBytes != nil { sourceEncoding = FileNameEscaping.encodingName }
         if probe.url == nil { modified = probe.modified }
     }
 }

@@ -73,6 +73,10 @@ public struct Batch: Sendable {
     /// renditions are removed, only regular files, never through a symbolic link, and never
     /// when the run was stopped early. Default true.
     public var prune = true
+    /// Count files that are not media (text, sidecars, archives: `NotMediaFile`) as failed
+    /// assets, as before issue 17; by default they are listed under `ignored` with the
+    /// reason and do not make the batch fail.
+    public var strict = false
     /// Lets the caller stop the batch between assets (see `BatchStopRequest`).
     public var stopRequest: BatchStopRequest?
     /// Called with each stale rendition path removed by `prune`, relative to the output.
@@ -179,8 +183,21 @@ public struct Batch: Sendable {
         // Each probe is handed to its unit's worker and dropped here, so it is freed once its
         // file is processed rather than at the end of the batch.
         var probes: [ProbedAsset?]
+        var ignored = scan.ignored
         do {
-            let all = await Batch.probe(planned, jobs: jobs)
+            var all = await Batch.probe(planned, jobs: jobs)
+            if !strict {
+                // Files that are plainly not media are listed, not failed.
+                for probe in all {
+                    guard let reason = probe.notMedia else { continue }
+                    var item = IgnoredInput(path: probe.name, reason: reason)
+                    item.notMedia = true
+                    if probe.pathBytes != nil { item.pathEncoding = FileNameEscaping.encodingName }
+                    ignored.append(item)
+                }
+                all.removeAll { $0.notMedia != nil }
+                ignored.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+            }
             var mine = LivePhotoPairer.units(all)
             if let shard { mine = mine.filter { shard.contains(all[$0.primary].name) } }
             units = mine
@@ -242,7 +259,7 @@ public struct Batch: Sendable {
         }
 
         progress.elapsedSeconds = Date().timeIntervalSince(start)
-        let outline = makeManifest(entries, ignored: scan.ignored, progress: progress)
+        let outline = makeManifest(entries, ignored: ignored, progress: progress)
         do {
             // Compaction: the whole manifest once, streamed entry by entry from the batch's
             // own list (no second copy of the entries); then the journal goes.
@@ -281,7 +298,7 @@ public struct Batch: Sendable {
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 for index in stride(from: worker, to: planned.count, by: workers) {
                     let probe = ProbedAsset.open(planned[index].url, name: planned[index].relativePath,
-                                                 keepMediaOpen: false)
+                                                 keepMediaOpen: false, pathBytes: planned[index].pathBytes)
                     probe.releaseBuffers()
                     if index >= budget { probe.detach() }
                     slots.store(probe, at: index)

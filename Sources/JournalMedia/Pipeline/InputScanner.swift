@@ -8,7 +8,11 @@ import JournalMediaVideo
 public struct PlannedAsset: Sendable, Equatable {
     public var url: URL
     /// Path relative to its input root: the manifest's `source`, and the stem of its outputs.
+    /// Percent-escaped (`FileNameEscaping`) when the name is not valid UTF-8.
     public var relativePath: String
+    /// The file's path as the file system spells it, when `url` cannot (a name that is not
+    /// valid UTF-8: Foundation's URL would replace its bytes); nil otherwise.
+    public var pathBytes: [UInt8]? = nil
 }
 
 /// What a scan found: the files to convert, and what the input folders held that will not be
@@ -78,13 +82,18 @@ public enum InputScanner {
                 continue
             }
             let found = walk(URL(fileURLWithPath: root.path), skipping: outputPath, links: policy)
-            for relative in found.files {
-                let url = URL(fileURLWithPath: root.path).appendingPathComponent(relative)
-                if seenFiles.insert(url.path).inserted {
-                    planned.append(PlannedAsset(url: url, relativePath: prefix + relative))
+            for file in found.files {
+                let url = URL(fileURLWithPath: root.path).appendingPathComponent(file.relative)
+                let key = file.pathBytes.map { String(decoding: $0, as: UTF8.self) + "\u{0}escaped:" + file.relative }
+                if seenFiles.insert(key ?? url.path).inserted {
+                    planned.append(PlannedAsset(url: url, relativePath: prefix + file.relative, pathBytes: file.pathBytes))
                 }
             }
-            ignored += found.ignored.map { IgnoredInput(path: prefix + $0.path, reason: $0.reason) }
+            ignored += found.ignored.map {
+                var item = $0
+                item.path = prefix + $0.path
+                return item
+            }
         }
         let order: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return InputScan(planned: planned.sorted { order($0.relativePath, $1.relativePath) },
@@ -100,7 +109,8 @@ public enum InputScanner {
         for input in inputs {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: input.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                files += walk(input, skipping: "\u{0}", links: policy).files.sorted().map { input.appendingPathComponent($0) }
+                files += walk(input, skipping: "\u{0}", links: policy).files.map(\.relative).sorted()
+                    .map { input.appendingPathComponent($0) }
             } else {
                 files.append(input)
             }
@@ -118,44 +128,67 @@ public enum InputScanner {
         }
     }
 
-    /// Regular files below `folder`, as paths relative to it, and what was passed over.
+    /// A file found by `walk`: its path relative to the folder (escaped when not UTF-8) and,
+    /// for such names, the file system's own bytes for the whole path.
+    struct Found: Equatable {
+        var relative: String
+        var pathBytes: [UInt8]?
+    }
+
+    /// Regular files below `folder`, as paths relative to it, and what was passed over. Names
+    /// are read as bytes: one that is not valid UTF-8 is kept, percent-escaped, with its bytes.
     private static func walk(_ folder: URL, skipping outputPath: String, links: LinkPolicy)
-        -> (files: [String], ignored: [IgnoredInput]) {
-        var found: [String] = []
+        -> (files: [Found], ignored: [IgnoredInput]) {
+        var found: [Found] = []
         var ignored: [IgnoredInput] = []
-        var pending = [""]
-        while let relative = pending.popLast() {
-            let directory = relative.isEmpty ? folder : folder.appendingPathComponent(relative)
-            let names: [String]
-            switch listFolder(directory.path) {
+        let root = Array(folder.path.utf8)
+        // (relative path as shown, relative path as bytes, whether an escaped name is in it)
+        var pending: [(shown: String, bytes: [UInt8], escaped: Bool)] = [("", [], false)]
+        while let (relative, relativeBytes, escapedParent) = pending.popLast() {
+            let directoryBytes = relativeBytes.isEmpty ? root : root + [0x2F] + relativeBytes
+            let names: [[UInt8]]
+            switch listFolder(directoryBytes) {
             case .success(let list): names = list
             case .failure(let failure):
-                ignored.append(IgnoredInput(path: relative.isEmpty ? "." : relative,
-                                            reason: "unreadable folder: \(String(cString: strerror(failure.code)))"))
+                var item = IgnoredInput(path: relative.isEmpty ? "." : relative,
+                                        reason: "unreadable folder: \(String(cString: strerror(failure.code)))")
+                if escapedParent { item.pathEncoding = FileNameEscaping.encodingName }
+                ignored.append(item)
                 continue
             }
-            for name in names where !name.hasPrefix(".") {
-                let childRelative = relative.isEmpty ? name : relative + "/" + name
-                let childPath = directory.appendingPathComponent(name).path
+            for nameBytes in names where nameBytes.first != 0x2E {
+                let name = FileNameEscaping.shown(nameBytes)
+                let escaped = escapedParent || name.escaped
+                let childRelative = relative.isEmpty ? name.text : relative + "/" + name.text
+                let childBytes = relativeBytes.isEmpty ? nameBytes : relativeBytes + [0x2F] + nameBytes
+                let childPathBytes = root + [0x2F] + childBytes
+                func ignore(_ reason: String) {
+                    var item = IgnoredInput(path: childRelative, reason: reason)
+                    if escaped { item.pathEncoding = FileNameEscaping.encodingName }
+                    ignored.append(item)
+                }
                 var info = stat()
-                guard lstat(childPath, &info) == 0 else {
-                    ignored.append(IgnoredInput(path: childRelative, reason: "cannot read: \(String(cString: strerror(errno)))"))
+                guard FileNameEscaping.withCPath(childPathBytes, { lstat($0, &info) }) == 0 else {
+                    ignore("cannot read: \(String(cString: strerror(errno)))")
                     continue
                 }
+                let childPath = String(decoding: childPathBytes, as: UTF8.self)
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR:
-                    if canonicalPath(URL(fileURLWithPath: childPath)) == outputPath { continue }
-                    pending.append(childRelative)
+                    if !escaped, canonicalPath(URL(fileURLWithPath: childPath)) == outputPath { continue }
+                    pending.append((childRelative, childBytes, escaped))
                 case S_IFREG:
-                    found.append(childRelative)
+                    found.append(Found(relative: childRelative, pathBytes: escaped ? childPathBytes : nil))
                 case S_IFLNK:
-                    if let reason = linkProblem(childPath, links: links) {
-                        ignored.append(IgnoredInput(path: childRelative, reason: reason))
+                    if escaped {
+                        ignore("symbolic link whose name is not valid UTF-8 (not followed)")
+                    } else if let reason = linkProblem(childPath, links: links) {
+                        ignore(reason)
                     } else {
-                        found.append(childRelative)
+                        found.append(Found(relative: childRelative))
                     }
                 default:
-                    ignored.append(IgnoredInput(path: childRelative, reason: specialFileReason(info.st_mode)))
+                    ignore(specialFileReason(info.st_mode))
                 }
             }
         }
@@ -192,17 +225,18 @@ public enum InputScanner {
         }
     }
 
-    /// The names in a folder, or the `errno` of the failure to open or read it.
-    private static func listFolder(_ path: String) -> Result<[String], POSIXFailure> {
-        guard let stream = opendir(path) else { return .failure(POSIXFailure(operation: "open", code: errno)) }
+    /// The names in a folder as the file system spells them (bytes, not necessarily UTF-8),
+    /// or the `errno` of the failure to open or read it.
+    private static func listFolder(_ path: [UInt8]) -> Result<[[UInt8]], POSIXFailure> {
+        guard let stream = FileNameEscaping.withCPath(path, { opendir($0) }) else {
+            return .failure(POSIXFailure(operation: "open", code: errno))
+        }
         defer { closedir(stream) }
-        var names: [String] = []
+        var names: [[UInt8]] = []
         errno = 0
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
             errno = 0
         }
         return errno == 0 ? .success(names) : .failure(POSIXFailure(operation: "read", code: errno))

@@ -35,6 +35,13 @@ public final class ProbedAsset: @unchecked Sendable {
     /// Why the file could not be opened (`read`), recognised (`sniff`), or trusted (`probe`:
     /// a still whose container declares more bytes than the file holds); nil otherwise.
     public let error: AssetError?
+    /// When the sniffer did not recognise the file and its content is plainly not media
+    /// (text, a ZIP, a database…) under a name that does not claim a media format: why
+    /// (`NotMediaFile`). A batch lists such files under `ignored` rather than as failures.
+    public private(set) var notMedia: String?
+    /// The file's path bytes when its name is not valid UTF-8 (`url` cannot spell it); the
+    /// name is then percent-escaped (`FileNameEscaping`).
+    public private(set) var pathBytes: [UInt8]?
 
     /// Where every later read comes from (nil when the open failed, or while detached).
     private(set) var input: (any ByteSource)?
@@ -64,18 +71,24 @@ public final class ProbedAsset: @unchecked Sendable {
     ///   processed (a batch pairing Live Photos): only the container header is read then.
     /// - Parameter maxPixels: for movies, libavcodec's allocation cap while probing streams
     ///   (see `MediaFile`); pass the processor's `ProcessingOptions.maxPixels`.
+    /// - Parameter pathBytes: the path as the file system spells it, for a name that is not
+    ///   valid UTF-8 (`url` then only names it); `name` is then its escaped spelling.
     public static func open(_ url: URL, name: String? = nil, keepMediaOpen: Bool = true,
-                            maxPixels: Int = Defaults.maxPixels) -> ProbedAsset {
+                            maxPixels: Int = Defaults.maxPixels, pathBytes: [UInt8]? = nil) -> ProbedAsset {
         let name = name ?? url.path
         let file: FileBytes
-        switch RegularFile.open(url.path) {
-        case .success(let opened): file = FileBytes(file: opened)
+        let probed: ProbedAsset
+        switch pathBytes.map(RegularFile.open(pathBytes:)) ?? RegularFile.open(url.path) {
+        case .success(let opened):
+            file = FileBytes(file: opened)
+            probed = probe(file, name: name, url: url, modified: file.modified, keepMediaOpen: keepMediaOpen,
+                           maxPixels: maxPixels)
         case .failure(let error):
-            return ProbedAsset(name: name, url: url, input: nil, size: nil, modified: nil, format: nil, metadata: nil,
-                               media: nil, error: AssetError(file: name, stage: .read, message: error.message))
+            probed = ProbedAsset(name: name, url: url, input: nil, size: nil, modified: nil, format: nil, metadata: nil,
+                                 media: nil, error: AssetError(file: name, stage: .read, message: error.message))
         }
-        return probe(file, name: name, url: url, modified: file.modified, keepMediaOpen: keepMediaOpen,
-                     maxPixels: maxPixels)
+        probed.pathBytes = pathBytes
+        return probed
     }
 
     /// Probes bytes already in memory (an upload). `name` is the original file name, which
@@ -100,14 +113,22 @@ public final class ProbedAsset: @unchecked Sendable {
                         metadata: metadata, media: media, error: error)
         }
         guard input.size > 0 else {
-            return made(format: nil, metadata: nil, error: AssetError(file: name, stage: .sniff, reason: .empty, message: "empty file"))
+            let probed = made(format: nil, metadata: nil,
+                              error: AssetError(file: name, stage: .sniff, reason: .empty, message: "empty file"))
+            probed.notMedia = NotMediaFile.reason(head: [], fileName: fileName)
+            return probed
         }
         guard let head = input.read(0, min(input.size, FormatSniffer.prefixLength)),
-              let format = FormatSniffer.sniff(head) else {
-            return made(format: nil, metadata: nil, error: AssetError(
+              var format = FormatSniffer.sniff(head) else {
+            let probed = made(format: nil, metadata: nil, error: AssetError(
                 file: name, stage: .sniff,
                 message: "unsupported or unrecognised format (not a media file this toolkit reads)"))
+            probed.notMedia = NotMediaFile.reason(head: input.read(0, min(input.size, FormatSniffer.prefixLength)) ?? [],
+                                                  fileName: fileName)
+            return probed
         }
+        // A raw file whose IFD0 lies past the sniffed head (DNG, NEF, ARW) looked like a TIFF.
+        if format == .tiff { format = RawPreview.refinedTIFF(input) }
         if format.isImage {
             // Declared sizes the file cannot hold are refused before any decoder sees them
             // (decoders allocate what headers declare). The metadata walk below bounds its
@@ -185,7 +206,7 @@ public final class ProbedAsset: @unchecked Sendable {
     private func openInput() throws(AssetError) -> any ByteSource {
         if let input { return input }
         guard let url, error == nil else { throw AssetError(file: name, stage: .read, message: "the file is not open") }
-        switch RegularFile.open(url.path) {
+        switch pathBytes.map(RegularFile.open(pathBytes:)) ?? RegularFile.open(url.path) {
         case .success(let file):
             guard file.size == size, file.modified == modified else {
                 close(file.descriptor)

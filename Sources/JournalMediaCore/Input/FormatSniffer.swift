@@ -19,7 +19,8 @@ public enum FormatSniffer {
         if starts(with: Array("RIFF".utf8)) && starts(with: Array("AVI ".utf8), at: 8) { return .avi }
         if starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return matroska(head) }
         if isTransportStream(head) { return .mpegTS }
-        if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if let tiff = tiffFamily(head) { return tiff }
+        if let still = otherStill(head) { return still }
         if starts(with: Array("%PDF-".utf8)) { return .pdf }
         if starts(with: Array("ftyp".utf8), at: 4) { return isobmff(head) }
         for box in ["moov", "mdat", "wide", "free", "skip", "pnot"] where starts(with: Array(box.utf8), at: 4) {

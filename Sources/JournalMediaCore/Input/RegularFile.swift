@@ -13,10 +13,16 @@ package struct RegularFile {
     /// Opens `path`, or gives the reason it cannot be read: the `errno` text, or "not a
     /// regular file" for folders, devices and pipes.
     package static func open(_ path: String) -> Result<RegularFile, RegularFileError> {
+        open(pathBytes: Array(path.utf8))
+    }
+
+    /// Opens the file whose path is `pathBytes` as the file system spells it (a name that is
+    /// not valid UTF-8 cannot be a Swift `String` without losing bytes).
+    package static func open(pathBytes: [UInt8]) -> Result<RegularFile, RegularFileError> {
         // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever;
         // this way it opens at once and fails the regular-file check below. Reads from
         // regular files are unaffected by the flag.
-        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = FileNameEscaping.withCPath(pathBytes) { Foundation.open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { return .failure(RegularFileError(message: String(cString: strerror(errno)))) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {

@@ -103,7 +103,7 @@ public struct AssetError: Error, Sendable, Equatable, Codable, CustomStringConve
 extension AssetErrorReason {
     /// The reason when a call site gives none: the stage's usual one, or `truncated` when
     /// the decoder said so (libvips and libjpeg word it several ways).
-    static func inferred(stage: ProcessingStage, message: String) -> AssetErrorReason {
+    package static func inferred(stage: ProcessingStage, message: String) -> AssetErrorReason {
         switch stage {
         case .read: return .unreadable
         case .sniff: return .unsupportedFormat

@@ -112,6 +112,14 @@ public struct AssetResult: Codable, Sendable, Equatable {
     /// ThumbHash placeholder (nil when not computed or on error).
     @ExplicitNull public var placeholder: Placeholder?
     @ExplicitNull public var error: AssetError?
+    /// What a decoder complained about in a file it still decoded (a JPEG with a corrupt
+    /// restart marker, shown as viewers show it), one line each; the key is absent when
+    /// there was nothing to say.
+    public var warnings: [String]?
+    /// `"percent"` when the file's name is not valid UTF-8: `source` then spells each byte
+    /// that is not part of a valid UTF-8 character, and every `%`, as `%XX` (uppercase hex),
+    /// so the name is kept losslessly. The key is absent for every other name.
+    public var sourceEncoding: String?
     /// Seconds spent in each stage (not part of the JSON).
     public var timings = StageTimings()
 
@@ -130,7 +138,7 @@ public struct AssetResult: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case source, sha256, bytes, modified, kind, mediaType, width, height, orientation, captureDate,
-             contentIdentifier, video, livePhoto, renditions, colors, placeholder, error
+             contentIdentifier, video, livePhoto, renditions, colors, placeholder, error, warnings, sourceEncoding
     }
 
     public static func == (a: AssetResult, b: AssetResult) -> Bool {
@@ -147,7 +155,8 @@ public struct AssetResult: Codable, Sendable, Equatable {
             && orientation == other.orientation && captureDate == other.captureDate
             && contentIdentifier == other.contentIdentifier && video == other.video && livePhoto == other.livePhoto
             && renditions == other.renditions && colors == other.colors && placeholder == other.placeholder
-            && Self.sameError(error, other.error)
+            && Self.sameError(error, other.error) && warnings == other.warnings
+            && sourceEncoding == other.sourceEncoding
     }
 
     /// Errors compare by stage, reason and message: the file is the entry's own `source`

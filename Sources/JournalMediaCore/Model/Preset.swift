@@ -102,7 +102,7 @@ public enum Preset {
             role: role, format: format, formatWhenTransparent: try choice("formatWhenTransparent", RenditionFormat.self, among: stills),
             width: width, height: try integer("height", 1...Defaults.maxRenditionSide),
             fit: try choice("fit", RenditionFit.self) ?? .inside, quality: try integer("quality", 1...100))
-        spec.effort = try integer("effort", format == .avif ? 0...9 : 0...6)
+        spec.effort = try integer("effort", format == .avif ? 0...9 : format == .jxl ? 1...9 : 0...6)
         spec.chromaSubsampling = try choice("chromaSubsampling", ChromaSubsampling.self)
         spec.progressive = progressive
         spec.compression = try integer("compression", 0...9)

@@ -1,13 +1,15 @@
 /// An output file format for a rendition. A preset names the still formats (`webp`, `jpeg`,
-/// `png`, `avif`); the others are made only as notification attachments (`gif` from animations,
+/// `png`, `avif`, `jxl`); the others are made only as notification attachments (`gif` from animations,
 /// `mp4` from movies and Live Photos, `m4a`/`mp3` from audio).
 public enum RenditionFormat: String, Codable, Sendable, Hashable, CaseIterable {
     /// AVIF is written by libheif's AV1 encoder (libaom in Debian's build) through libvips'
     /// `heifsave`: the smallest files, and the slowest encode of the still formats.
-    case webp, jpeg, png, avif, gif, mp4, m4a, mp3
+    /// JPEG XL (`jxl`) is written by libjxl through libvips' `jxlsave` (quality maps to
+    /// libjxl's distance; effort 1–9).
+    case webp, jpeg, png, avif, jxl, gif, mp4, m4a, mp3
 
     /// The formats a preset's `format` and `formatWhenTransparent` accept.
-    public static let stillFormats: [RenditionFormat] = [.webp, .jpeg, .png, .avif]
+    public static let stillFormats: [RenditionFormat] = [.webp, .jpeg, .png, .avif, .jxl]
 
     /// The file extension used for output paths.
     public var fileExtension: String {
@@ -16,6 +18,7 @@ public enum RenditionFormat: String, Codable, Sendable, Hashable, CaseIterable {
         case .jpeg: "jpg"
         case .png: "png"
         case .avif: "avif"
+        case .jxl: "jxl"
         case .gif: "gif"
         case .mp4: "mp4"
         case .m4a: "m4a"
@@ -24,7 +27,7 @@ public enum RenditionFormat: String, Codable, Sendable, Hashable, CaseIterable {
     }
 
     /// Whether the format can carry an alpha channel.
-    public var carriesAlpha: Bool { self == .webp || self == .png || self == .avif || self == .gif }
+    public var carriesAlpha: Bool { [.webp, .png, .avif, .jxl, .gif].contains(self) }
 
     /// The quality used when a spec does not name one (ignored for PNG, which is lossless).
     public var defaultQuality: Int {
@@ -32,6 +35,7 @@ public enum RenditionFormat: String, Codable, Sendable, Hashable, CaseIterable {
         case .webp: 80
         case .jpeg: 85
         case .avif: 50
+        case .jxl: 75
         default: 100
         }
     }
@@ -43,6 +47,7 @@ public enum RenditionFormat: String, Codable, Sendable, Hashable, CaseIterable {
         case .jpeg: "public.jpeg"
         case .png: "public.png"
         case .avif: "public.avif"
+        case .jxl: "public.jpeg-xl"
         case .gif: "com.compuserve.gif"
         case .mp4: "public.mpeg-4"
         case .m4a: "public.mpeg-4-audio"
@@ -86,7 +91,8 @@ public struct RenditionSpec: Codable, Sendable, Hashable {
     public var fit: RenditionFit
     /// Encoder quality 1–100 (WebP and JPEG).
     public var quality: Int
-    /// WebP: encoder effort 0 (fastest) – 6 (smallest); AVIF: 0 – 9; nil: libvips' default, 4.
+    /// WebP: encoder effort 0 (fastest) – 6 (smallest); AVIF: 0 – 9; JPEG XL: 1 – 9; nil:
+    /// libvips' default (4; JPEG XL 7).
     public var effort: Int?
     /// JPEG: chroma subsampling; nil: 4:2:0 (`on`).
     public var chromaSubsampling: ChromaSubsampling?

@@ -1,6 +1,14 @@
 /// A file format recognised from its first bytes (never from its name).
 public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     case jpeg, png, webp, gif, tiff, heic, avif, svg, pdf
+    /// JPEG XL (a bare codestream or the ISO-BMFF container), decoded by libjxl.
+    case jxl
+    /// Windows bitmap and icon, decoded by libvips' ImageMagick loader (the only one that
+    /// reads them in libvips 8.14); an icon's largest image is used.
+    case bmp, ico
+    /// Camera raw files, shown through their largest embedded JPEG preview (as Immich's
+    /// "prefer embedded preview"), with the raw file's orientation and EXIF dates.
+    case dng, cr2, nef, arw, orf, raf, rw2
     /// QuickTime movie (`ftyp` brand `qt  `, or an old file starting with a `moov`/`mdat` box).
     case mov
     /// MPEG-4 video (`isom`, `mp41`, `mp42`, `avc1`, … brands).
@@ -31,6 +39,16 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
         case .avif: "image/avif"
         case .svg: "image/svg+xml"
         case .pdf: "application/pdf"
+        case .jxl: "image/jxl"
+        case .bmp: "image/bmp"
+        case .ico: "image/vnd.microsoft.icon"
+        case .dng: "image/x-adobe-dng"
+        case .cr2: "image/x-canon-cr2"
+        case .nef: "image/x-nikon-nef"
+        case .arw: "image/x-sony-arw"
+        case .orf: "image/x-olympus-orf"
+        case .raf: "image/x-fuji-raf"
+        case .rw2: "image/x-panasonic-rw2"
         case .mov: "video/quicktime"
         case .mp4: "video/mp4"
         case .m4v: "video/x-m4v"
@@ -53,6 +71,8 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     public var isVideo: Bool { [.mov, .mp4, .m4v, .threeGP, .avi, .mpegTS, .mkv, .webm].contains(self) }
     public var isAudio: Bool { [.m4a, .mp3, .flac, .ogg].contains(self) }
     public var isImage: Bool { !isVideo && !isAudio }
+    /// Camera raw formats: decoded from their embedded JPEG preview, not their sensor data.
+    public var isCameraRaw: Bool { [.dng, .cr2, .nef, .arw, .orf, .raf, .rw2].contains(self) }
 }
 
 /// What an asset is, as the manifest's `kind` reports it.

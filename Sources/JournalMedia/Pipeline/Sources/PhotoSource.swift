@@ -98,16 +98,20 @@ enum StillDecoding {
                 : fail(.decode, .timeout, "decoding the \(format.rawValue.uppercased()) took longer than the "
                        + "\(limit) s limit (--timeout)")
         }
-        let outcome = DeadlineThread.run(under: stop) { () -> Result<DecodedImage, VipsError> in
+        let outcome = DeadlineThread.run(under: stop) { () -> Result<LenientDecode, VipsError> in
             defer { WholeImageDecodeGate.leave(exclusive: wholeImage) }
             return bytes.withUnsafeBytes { raw in
-                Result { () throws(VipsError) in try pixels(raw, header: header, box: box, upscale: upscale) }
+                Result { () throws(VipsError) in try lenientPixels(raw, header: header, box: box, upscale: upscale) }
             }
         }
         let decoded: DecodedImage
         switch outcome {
         case .stopped(let reason): throw stopped(reason)
-        case .finished(.success(let image)): decoded = image
+        case .finished(.success(let lenient)):
+            decoded = lenient.image
+            if let complaint = lenient.warning {
+                result.warnings = (result.warnings ?? []) + ["decode: \(complaint) (decoded leniently, as viewers do)"]
+            }
         case .finished(.failure(let error)):
             if let reason = stop.stopReason { throw stopped(reason) }
             throw fail(.decode, nil, "cannot decode the \(format.rawValue.uppercased()) pixels: \(error.message)")
@@ -116,16 +120,46 @@ enum StillDecoding {
         return SourceImage(decoded: decoded, width: header.displayWidth, height: header.displayHeight, upscale: upscale)
     }
 
+    /// A decode and the decoder's complaint, when it had one it could decode past.
+    struct LenientDecode {
+        var image: DecodedImage
+        var warning: String?
+    }
+
+    /// Lenient where viewers are, strict where pixels are missing. A JPEG is decoded first
+    /// with libvips' `fail_on=warning`: a clean file (nearly all) decodes once. When libjpeg
+    /// complains of damage it can decode past — a corrupt restart marker ("found marker 0xd1
+    /// instead of RST5"), extraneous bytes before a marker — the JPEG is decoded again with
+    /// `fail_on=truncated`, as Pillow, browsers and libvips' own `vips copy` show it, and the
+    /// complaint is returned to be listed in the entry's `warnings`. A file whose pixels are
+    /// really missing still fails: its data ends before the image does (libjpeg's "Premature
+    /// end of JPEG file", libvips' "Premature end of input file"), which libjpeg would fill
+    /// with grey. Other formats are decoded with `fail_on=truncated` only.
+    static func lenientPixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
+                              upscale: Bool) throws(VipsError) -> LenientDecode {
+        guard header.format == .jpeg else {
+            return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .truncated))
+        }
+        do {
+            return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .warning))
+        } catch {
+            let missing = AssetErrorReason.inferred(stage: .decode, message: error.message) == .truncated
+            if missing || DecodeGuard.current?.shouldStop == true { throw error }
+            let image = try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .truncated)
+            return LenientDecode(image: image, warning: error.message)
+        }
+    }
+
     /// The decode: HEICs through libavcodec's HEVC decoder + swscale when the file is one
     /// that path handles (single images and grids, 8-bit, no alpha), else libvips.
     static func pixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
-                       upscale: Bool) throws(VipsError) -> DecodedImage {
+                       upscale: Bool, failOn: ImageDecoder.DecodeFailure = .truncated) throws(VipsError) -> DecodedImage {
         if header.format == .heic, !upscale,
            let fast = HEIFHEVCDecoder.decode(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
                                              expectedSize: (header.displayWidth, header.displayHeight)) {
             return try ImageDecoder.decode(heic: fast)
         }
         return try ImageDecoder.decode(bytes, header: header, width: box.width, height: box.height,
-                                       allowUpscale: upscale)
+                                       allowUpscale: upscale, failOn: failOn)
     }
 }

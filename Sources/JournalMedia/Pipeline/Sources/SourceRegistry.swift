@@ -9,6 +9,7 @@ public enum SourceRegistry {
     public static let fileSources: [any FileSource.Type] = [
         VideoSource.self,
         ArtworkSource.self,
+        CameraRawSource.self,
         PhotoSource.self,
     ]
 

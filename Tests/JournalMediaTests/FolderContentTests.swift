@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import JournalMedia
+@testable import JournalMediaCore
+
+/// Issue 17's photo folders as people have them: README.md, notes, JSON and XMP sidecars
+/// beside the photos are listed as ignored (not failures); a file name that is not UTF-8 is
+/// converted and kept losslessly in the manifest.
+@Suite struct FolderContentTests {
+    /// A folder with two photos and the files people keep beside them.
+    func photoFolder(_ label: String = #function) throws -> (input: URL, output: URL) {
+        let root = try TestSupport.temporaryFolder(label)
+        let input = root.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try TestSupport.copySamples(["cmyk.jpg", "orientation-6-gps-p3.jpg"], to: input)
+        try Data("# Holiday 2023\nPhotos from the trip.\n".utf8).write(to: input.appendingPathComponent("README.md"))
+        try Data("milk\neggs\n".utf8).write(to: input.appendingPathComponent("notes.txt"))
+        try Data(#"{"album": "Holiday"}"#.utf8).write(to: input.appendingPathComponent("album.json"))
+        let xmp = #"<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"/>"#
+        try Data(xmp.utf8).write(to: input.appendingPathComponent("cmyk.xmp"))
+        try Data().write(to: input.appendingPathComponent("empty-notes.txt"))
+        return (input, root.appendingPathComponent("out"))
+    }
+
+    @Test func filesThatAreNotMediaAreIgnoredWithAReason() async throws {
+        let (input, output) = try photoFolder()
+        defer { try? FileManager.default.removeItem(at: input.deletingLastPathComponent()) }
+        let manifest = try await Batch(inputs: [input], output: output, jobs: 2).run()
+        #expect(manifest.summary.assets == 2 && manifest.summary.failed == 0)
+        let ignored = Dictionary(uniqueKeysWithValues: manifest.ignored.map { ($0.path, $0) })
+        #expect(Set(ignored.keys) == ["README.md", "notes.txt", "album.json", "cmyk.xmp", "empty-notes.txt"])
+        #expect(ignored.values.allSatisfy { $0.notMedia == true && $0.reason.hasPrefix("not media: ") })
+        #expect(ignored["cmyk.xmp"]?.reason.contains("XMP sidecar") == true)
+        #expect(ignored["album.json"]?.reason.contains("JSON") == true)
+
+        // --strict keeps the old rule: they are failed assets.
+        var strict = Batch(inputs: [input], output: output, jobs: 2, force: true)
+        strict.strict = true
+        let old = try await strict.run()
+        #expect(old.summary.failed == 5 && old.ignored.isEmpty)
+    }
+
+    @Test func aTextFileNamedLikeAPhotoIsStillAFailure() {
+        // Content first, but a media extension keeps the file a (broken) photo.
+        #expect(NotMediaFile.reason(head: Array("milk\n".utf8), fileName: "photo.jpg") == nil)
+        #expect(NotMediaFile.reason(head: [], fileName: "empty.png") == nil)
+        // Unknown binary content under an unknown name may be media: not classified.
+        #expect(NotMediaFile.reason(head: [0x00, 0x9F, 0x42, 0x17, 0xFE], fileName: "data.bin") == nil)
+        // … unless its name says what it is.
+        #expect(NotMediaFile.reason(head: [0x00, 0x9F, 0x42, 0x17, 0xFE], fileName: "Font.ttf")?.contains(".ttf file") == true)
+        #expect(NotMediaFile.reason(head: Array("PK\u{3}\u{4}rest".utf8), fileName: "photos.zip")?.contains("ZIP") == true)
+        // Text in other encodings: UTF-16 with a BOM, Latin-1, an XMP packet with a stray
+        // control byte in its header (as ExifTool's and Immich's test files have).
+        #expect(NotMediaFile.reason(head: [0xFF, 0xFE, 0x74, 0, 0x68, 0, 0x0A, 0], fileName: "a.txt") == "not media: a text file")
+        #expect(NotMediaFile.reason(head: Array("this ".utf8) + [0xE9] + Array(" is Latin1\r\n".utf8), fileName: "b.txt")
+            == "not media: a text file")
+        #expect(NotMediaFile.reason(head: Array("<?xpacket begin=\"\u{1A}\"?><x:xmpmeta>".utf8), fileName: "c.xmp")?
+            .contains("XMP sidecar") == true)
+    }
+
+    @Test func theCLIExitsZeroForAFolderWithAReadme() throws {
+        let (input, output) = try photoFolder()
+        defer { try? FileManager.default.removeItem(at: input.deletingLastPathComponent()) }
+        let run = try TestSupport.runCLI(["convert", input.path, "--output", output.path, "--size", "64"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("README.md: ignored: not media"))
+        #expect(run.stderr.contains("2 succeeded, 0 failed") && run.stderr.contains("5 ignored"))
+        let strict = try TestSupport.runCLI(["convert", input.path, "--output", output.path, "--size", "64", "--strict"])
+        #expect(strict.status == 1)
+    }
+
+    @Test func aNameThatIsNotUTF8IsConvertedAndKeptLosslessly() async throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let photo = try Data(contentsOf: TestSupport.sample("cmyk.jpg"))
+        // "bad\xffbyte.jpg": not valid UTF-8 (Foundation cannot spell it), written through open(2).
+        let rawName = Array(input.path.utf8) + Array("/bad".utf8) + [0xFF] + Array("byte.jpg".utf8)
+        let descriptor = FileNameEscaping.withCPath(rawName) { open($0, O_CREAT | O_WRONLY | O_EXCL, 0o644) }
+        try #require(descriptor >= 0)
+        _ = photo.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        try photo.write(to: input.appendingPathComponent("100%.jpg"))
+
+        let manifest = try await Batch(inputs: [input], output: root.appendingPathComponent("out"), jobs: 2).run()
+        #expect(manifest.summary.assets == 2 && manifest.summary.failed == 0)
+        let escaped = try #require(manifest.assets.first { $0.source == "bad%FFbyte.jpg" })
+        #expect(escaped.sourceEncoding == "percent" && escaped.renditions.count == 2)
+        #expect(escaped.sha256 == ContentDigest.sha256(Array(photo)))
+        #expect(FileNameEscaping.unescaped(escaped.source) == Array("bad".utf8) + [0xFF] + Array("byte.jpg".utf8))
+        // A valid UTF-8 name is never escaped, even with a % in it.
+        let plain = try #require(manifest.assets.first { $0.source == "100%.jpg" })
+        #expect(plain.sourceEncoding == nil)
+        #expect(FileNameEscaping.escaped(Array("100%".utf8) + [0xC3]) == "100%25%C3")
+        let shown = FileNameEscaping.shown(Array("é".utf8))
+        #expect(shown.text == "é" && !shown.escaped)
+    }
+}
