@@ -3,10 +3,15 @@ import JournalMediaCore
 
 /// Chooses an asset's capture date from everything its file offers, in order of trust.
 ///
+/// An XMP sidecar's full timestamp comes first, as Lightroom, darktable and Immich read it
+/// (a capture time corrected in Lightroom for a raw file lives only there); its date-only
+/// values come after the file's own EXIF and XMP dates.
 /// Photos: EXIF `DateTimeOriginal` (+ `SubSecTimeOriginal`, `OffsetTimeOriginal`), EXIF
 /// `DateTimeDigitized` (+ its sub-seconds and offset), XMP `exif:DateTimeOriginal`,
-/// `photoshop:DateCreated`, `xmp:CreateDate`, PNG text `Creation Time`, then EXIF `DateTime`
-/// (+ `SubSecTime`, `OffsetTime`), then the GPS date and time alone (UTC). A PNG's `eXIf`
+/// `photoshop:DateCreated`, `xmp:CreateDate` (full timestamps before date-only values, see
+/// `XMPDates`), PNG text `Creation Time`, then EXIF `DateTime`
+/// (+ `SubSecTime`, `OffsetTime`), then the GPS date and time alone (UTC), then a HEIF image
+/// sequence's `mvhd` creation time (UTC). A PNG's `eXIf`
 /// chunk is EXIF and is read as such.
 /// Videos: `com.apple.quicktime.creationdate`, then `creation_time` (the `mvhd` box, UTC).
 /// Then for any file a date in its name, and last its modification time.
@@ -17,9 +22,14 @@ import JournalMediaCore
 /// source is tried. Pure Swift over already-read metadata: microseconds per asset.
 package struct CaptureDateResolver {
     package var exif: ExifBlock?
-    package var xmp: String?
+    /// The file's own XMP packet.
+    package var xmp: XMPPacket?
+    /// An XMP sidecar beside the file (`IMG_0001.xmp`, `IMG_0001.JPG.xmp`).
+    package var sidecar: XMPPacket?
     package var pngTexts: [(keyword: String, text: String)] = []
     package var containerTags: [String: String] = [:]
+    /// A HEIF image sequence's `mvhd` creation time (UTC).
+    package var movieCreated: LocalDateTime?
     package var fileName: String
     package var modified: Double?
     package var now = Date()
@@ -30,6 +40,10 @@ package struct CaptureDateResolver {
     }
 
     package func resolve() -> CaptureDate? {
+        let sidecarDates = sidecar.map(XMPDates.dates(in:)) ?? []
+        for (parsed, name) in sidecarDates where parsed.hasTime {
+            if let date = date(parsed, source: "xmp-sidecar.\(name)") { return date }
+        }
         if let exif {
             if let date = exifDate(exif, .exif, ExifTagNumber.dateTimeOriginal, ExifTagNumber.subSecTimeOriginal,
                                    ExifTagNumber.offsetTimeOriginal, "exif.DateTimeOriginal") { return date }
@@ -37,13 +51,12 @@ package struct CaptureDateResolver {
                                    ExifTagNumber.offsetTimeDigitized, "exif.DateTimeDigitized") { return date }
         }
         if let xmp {
-            for property in XMPDates.properties {
-                for name in property.names {
-                    if let text = XMPDates.value(of: name, in: xmp),
-                       let parsed = DateText.dateTime(text, allowDateOnly: name == "photoshop:DateCreated"),
-                       let date = date(parsed, source: property.source) { return date }
-                }
+            for (parsed, name) in XMPDates.dates(in: xmp) {
+                if let date = date(parsed, source: "xmp.\(name)") { return date }
             }
+        }
+        for (parsed, name) in sidecarDates where !parsed.hasTime {
+            if let date = date(parsed, source: "xmp-sidecar.\(name)") { return date }
         }
         for entry in pngTexts where entry.keyword == "Creation Time" {
             if let parsed = DateText.dateTime(entry.text) ?? DateText.rfc1123(entry.text),
@@ -54,6 +67,7 @@ package struct CaptureDateResolver {
         if let utc = gpsInstant() {
             return CaptureDate(local: nil, offsetMinutes: nil, utc: utc, source: "exif.GPSDateTime", confidence: .utcOnly)
         }
+        if let movieCreated, let date = movieHeaderDate(utc: movieCreated) { return date }
         if let text = containerTags["com.apple.quicktime.creationdate"], let parsed = DateText.dateTime(text),
            let date = date(parsed, source: "quicktime.creationdate") { return date }
         if let text = containerTags["creation_time"], let date = movieHeaderDate(text) { return date }
@@ -127,9 +141,14 @@ package struct CaptureDateResolver {
     /// `creation_time` as libavformat prints the `mvhd` time: UTC, whole seconds. Zero is
     /// not printed by libavformat; the 1904 epoch and 1970-01-01 are unset clocks.
     private func movieHeaderDate(_ text: String) -> CaptureDate? {
-        guard let parsed = DateText.dateTime(text), parsed.offsetMinutes == 0 || parsed.offsetMinutes == nil,
-              DateText.isPlausible(parsed.local, now: now) else { return nil }
-        let l = parsed.local
+        guard let parsed = DateText.dateTime(text), parsed.offsetMinutes == 0 || parsed.offsetMinutes == nil
+        else { return nil }
+        return movieHeaderDate(utc: parsed.local)
+    }
+
+    /// An `mvhd` time (UTC) as a capture date; nil when implausible or an unset clock.
+    private func movieHeaderDate(utc l: LocalDateTime) -> CaptureDate? {
+        guard DateText.isPlausible(l, now: now) else { return nil }
         if (l.year == 1970 || l.year == 1904) && l.month == 1 && l.day == 1 { return nil }
         guard let utc = LocalDateTime(year: l.year, month: l.month, day: l.day, hour: l.hour, minute: l.minute,
                                       second: l.second, millisecond: (l.millisecond ?? 0) == 0 ? nil : l.millisecond)

@@ -92,8 +92,9 @@ struct HeaderMetadata {
             let blocks = MetadataBlocks.find(in: source, format: format)
             let exif = blocks.exif.flatMap(ExifBlock.init(tiff:))
             resolver.exif = exif
-            resolver.xmp = blocks.xmp.map { String(decoding: $0, as: UTF8.self) }
+            resolver.xmp = blocks.xmp.map(XMPPacket.init)
             resolver.pngTexts = blocks.texts
+            resolver.movieCreated = blocks.movieCreated
             if let note = exif?.makerNote() {
                 metadata.contentIdentifier = AppleMakerNote.parse(note)?.contentIdentifier.flatMap(Self.identifier)
             }

@@ -18,6 +18,7 @@ public enum FormatSniffer {
         if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .webp }
         if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         if starts(with: Array("%PDF-".utf8)) { return .pdf }
+        if starts(with: Array("8BPS".utf8)) && (starts(with: [0, 1], at: 4) || starts(with: [0, 2], at: 4)) { return .psd }
         if starts(with: Array("ftyp".utf8), at: 4) { return isobmff(head) }
         for box in ["moov", "mdat", "wide", "free", "skip", "pnot"] where starts(with: Array(box.utf8), at: 4) {
             return .mov  // QuickTime files from before `ftyp`

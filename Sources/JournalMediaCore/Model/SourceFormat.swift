@@ -10,6 +10,8 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     /// MPEG-4 audio (`M4A `, `M4B `, `M4P ` brands).
     case m4a
     case mp3, flac, ogg
+    /// Photoshop document (PSD or PSB): read for its capture date only; no renditions.
+    case psd
 
     /// The IANA media type written to the manifest's `mediaType`.
     public var mediaType: String {
@@ -31,6 +33,7 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
         case .mp3: "audio/mpeg"
         case .flac: "audio/flac"
         case .ogg: "audio/ogg"
+        case .psd: "image/vnd.adobe.photoshop"
         }
     }
 
@@ -41,6 +44,9 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     public var isVideo: Bool { [.mov, .mp4, .m4v, .threeGP].contains(self) }
     public var isAudio: Bool { [.m4a, .mp3, .flac, .ogg].contains(self) }
     public var isImage: Bool { !isVideo && !isAudio }
+    /// Formats whose metadata (capture date) is read but whose pixels are not decoded:
+    /// `inspect` reports them, `convert` refuses them with `unsupportedFormat`.
+    public var isMetadataOnly: Bool { self == .psd }
 }
 
 /// What an asset is, as the manifest's `kind` reports it.
