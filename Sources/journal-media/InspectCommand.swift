@@ -48,9 +48,11 @@ struct InspectCommand: ParsableCommand {
         let files = InputScanner.files(in: inputs.map { URL(fileURLWithPath: $0) })
         let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
         let lines = InspectLines(count: files.count)
+        let sidecars = XMPSidecars.listing()
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: files.count, by: workers) {
-                let inspection = CaptureDateReader.inspect(fileAt: files[index], displayName: files[index].relativePath)
+                let inspection = CaptureDateReader.inspect(fileAt: files[index], displayName: files[index].relativePath,
+                                                                   sidecars: sidecars)
                 lines.store(index, inspection.jsonLine(source: files[index].relativePath), ok: inspection.error == nil)
             }
         }

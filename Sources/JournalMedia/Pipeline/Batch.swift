@@ -277,11 +277,12 @@ public struct Batch: Sendable {
         let budget = DescriptorBudget.available()
         let workers = max(1, min(jobs, planned.count))
         let slots = ProbeSlots(count: planned.count)
+        let sidecars = XMPSidecars.listing()
         await BlockingWork.run {
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 for index in stride(from: worker, to: planned.count, by: workers) {
                     let probe = ProbedAsset.open(planned[index].url, name: planned[index].relativePath,
-                                                 keepMediaOpen: false)
+                                                 keepMediaOpen: false, sidecars: sidecars)
                     probe.releaseBuffers()
                     if index >= budget { probe.detach() }
                     slots.store(probe, at: index)

@@ -49,8 +49,10 @@ public struct Inspection: Sendable {
 /// a HEIF `meta` box), a libavformat header parse for movies, all through one descriptor.
 public enum CaptureDateReader {
     /// Inspects the file at `url`; `displayName` names it in errors (default: its path).
-    public static func inspect(fileAt url: URL, displayName: String? = nil) -> Inspection {
-        inspect(ProbedAsset.open(url, name: displayName, keepMediaOpen: false))
+    /// `sidecars`: a shared `XMPSidecars.listing()` when inspecting many files of a folder.
+    public static func inspect(fileAt url: URL, displayName: String? = nil,
+                               sidecars: XMPSidecars = .direct) -> Inspection {
+        inspect(ProbedAsset.open(url, name: displayName, keepMediaOpen: false, sidecars: sidecars))
     }
 
     /// What a probe found, as `inspect` reports it.
@@ -80,8 +82,9 @@ struct HeaderMetadata {
     static let contentIdentifierKey = LivePhotoIdentifier.quickTimeKey
 
     static func read(_ source: some ByteSource, format: SourceFormat, fileName: String, modified: Double?,
-                     container: ContainerMetadataReader.Metadata? = nil) -> HeaderMetadata {
+                     sidecar: XMPPacket? = nil, container: ContainerMetadataReader.Metadata? = nil) -> HeaderMetadata {
         var resolver = CaptureDateResolver(fileName: fileName, modified: modified)
+        resolver.sidecar = sidecar
         var metadata = HeaderMetadata()
         if format.isVideo || format.isAudio {
             let tags = container?.tags

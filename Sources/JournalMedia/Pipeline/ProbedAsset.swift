@@ -61,8 +61,10 @@ public final class ProbedAsset: @unchecked Sendable {
     ///   processed (a batch pairing Live Photos): only the container header is read then.
     /// - Parameter maxPixels: for movies, libavcodec's allocation cap while probing streams
     ///   (see `MediaFile`); pass the processor's `ProcessingOptions.maxPixels`.
+    /// - Parameter sidecars: how the XMP sidecar beside the file is found: `.direct` (a few
+    ///   `open`s) for one file, a shared `XMPSidecars.listing()` for a run over folders.
     public static func open(_ url: URL, name: String? = nil, keepMediaOpen: Bool = true,
-                            maxPixels: Int = Defaults.maxPixels) -> ProbedAsset {
+                            maxPixels: Int = Defaults.maxPixels, sidecars: XMPSidecars = .direct) -> ProbedAsset {
         let name = name ?? url.path
         let file: FileBytes
         switch RegularFile.open(url.path) {
@@ -72,7 +74,7 @@ public final class ProbedAsset: @unchecked Sendable {
                                media: nil, error: AssetError(file: name, stage: .read, message: error.message))
         }
         return probe(file, name: name, url: url, modified: file.modified, keepMediaOpen: keepMediaOpen,
-                     maxPixels: maxPixels)
+                     maxPixels: maxPixels, sidecar: sidecars.sidecar(of: url)?.packet)
     }
 
     /// Probes bytes already in memory (an upload). `name` is the original file name, which
@@ -88,7 +90,7 @@ public final class ProbedAsset: @unchecked Sendable {
     }
 
     private static func probe(_ input: any ByteSource, name: String, url: URL?, modified: Double?,
-                              keepMediaOpen: Bool, maxPixels: Int) -> ProbedAsset {
+                              keepMediaOpen: Bool, maxPixels: Int, sidecar: XMPPacket? = nil) -> ProbedAsset {
         let fileName = url?.lastPathComponent ?? (name as NSString).lastPathComponent
         func made(format: SourceFormat?, metadata: HeaderMetadata?, media: Result<MediaFile, AssetError>? = nil,
                   error: AssetError?) -> ProbedAsset {
@@ -111,7 +113,8 @@ public final class ProbedAsset: @unchecked Sendable {
             let overrun = ContainerBounds.check(input, format: format).map {
                 AssetError(file: name, stage: .probe, reason: .truncated, message: $0.message)
             }
-            let metadata = HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified)
+            let metadata = HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified,
+                                               sidecar: sidecar)
             return made(format: format, metadata: metadata, error: overrun)
         }
         if keepMediaOpen {
@@ -121,13 +124,13 @@ public final class ProbedAsset: @unchecked Sendable {
             }
             let opened = try? media.get()
             let metadata = HeaderMetadata.read(
-                input, format: format, fileName: fileName, modified: modified,
+                input, format: format, fileName: fileName, modified: modified, sidecar: sidecar,
                 container: opened.map { ContainerMetadataReader.Metadata(tags: $0.containerTags,
                                                                          durationSeconds: $0.durationSeconds) })
             return made(format: format, metadata: metadata, media: media, error: nil)
         }
         let metadata = HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified,
-                                           container: ContainerMetadataReader.read(input))
+                                           sidecar: sidecar, container: ContainerMetadataReader.read(input))
         return made(format: format, metadata: metadata, error: nil)
     }
 
