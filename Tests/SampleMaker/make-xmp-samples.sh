@@ -15,6 +15,7 @@ mkdir -p "$out/packets" "$out/sidecars" "$out/hostile"
 rm -f "$out"/*.* "$out"/packets/* "$out"/sidecars/* "$out"/hostile/*
 
 python3 "$here/scene.py" "$work/scene.ppm" 48 32
+vips copy "$work/scene.ppm" "$work/scene.png"
 et() { exiftool -q -overwrite_original "$@"; }
 
 # --- Six small valid XMP packets, each holding one capture date in one RDF form. -------
@@ -135,3 +136,18 @@ et -o "$out/sidecars/DSC_0003.XMP" -XMP-exif:DateTimeOriginal="2009:06:15 14:00:
 vips jpegsave "$work/scene.ppm" "$out/sidecars/IMG_0004.JPG" --Q 60 --strip
 et -DateTimeOriginal="2008:02:03 04:05:06" "$out/sidecars/IMG_0004.JPG"
 ls -la "$out" "$out"/*/
+
+# --- HEIF whose XMP item does not say it is XMP: exiftool adds the `mime` item with content
+# type application/rdf+xml; it is then renamed application/xml (a writer's variant), so only
+# the item's bytes tell. No EXIF item: the XMP is the only date.
+heif-enc -q 50 -o "$out/xmp-item-untyped.heic" "$work/scene.png" >/dev/null
+et -XMP-xmp:CreateDate="2019:04:05 06:07:08+03:00" "$out/xmp-item-untyped.heic"
+python3 - "$out/xmp-item-untyped.heic" <<'PY'
+import sys
+path = sys.argv[1]
+data = bytearray(open(path, "rb").read())
+at = data.find(b"application/rdf+xml\0")
+assert at > 0
+data[at:at + 20] = b"application/xml\0\0\0\0\0"
+open(path, "wb").write(data)
+PY
