@@ -37,10 +37,10 @@ import Testing
     }
 
     /// `convert` refuses a PSD with a typed error naming the file, and still reports its date.
-    @Test func psdIsRefusedByConvertWithItsDate() async throws {
-        let result = await AssetProcessor().process(fileAt: TestSupport.sample("xmp/exif-xmp.psd"), displayName: "exif-xmp.psd")
+    @Test func psdIsRefusedByConvertWithItsDate() throws {
+        let result = AssetProcessor().processBlocking(fileAt: TestSupport.sample("xmp/exif-xmp.psd"), displayName: "exif-xmp.psd")
         let error = try #require(result.error)
-        #expect(error.reason == .unsupportedFormat)
+        #expect(error.reason == AssetErrorReason.unsupportedFormat)
         #expect(error.file == "exif-xmp.psd")
         #expect(error.message.contains("psd"))
         #expect(result.renditions.isEmpty)
