@@ -22,8 +22,10 @@ import JournalMediaCore
 /// source is tried. Pure Swift over already-read metadata: microseconds per asset.
 package struct CaptureDateResolver {
     package var exif: ExifBlock?
-    /// The file's own XMP packet.
+    /// The file's own XMP packet, parsed; or its bytes, parsed only when the resolution gets
+    /// that far (most camera files have an EXIF date and never need it).
     package var xmp: XMPPacket?
+    package var xmpBytes: [UInt8]?
     /// An XMP sidecar beside the file (`IMG_0001.xmp`, `IMG_0001.JPG.xmp`).
     package var sidecar: XMPPacket?
     package var pngTexts: [(keyword: String, text: String)] = []
@@ -50,7 +52,7 @@ package struct CaptureDateResolver {
             if let date = exifDate(exif, .exif, ExifTagNumber.dateTimeDigitized, ExifTagNumber.subSecTimeDigitized,
                                    ExifTagNumber.offsetTimeDigitized, "exif.DateTimeDigitized") { return date }
         }
-        if let xmp {
+        if let xmp = xmp ?? xmpBytes.map(XMPPacket.init) {
             for (parsed, name) in XMPDates.dates(in: xmp) {
                 if let date = date(parsed, source: "xmp.\(name)") { return date }
             }

@@ -20,7 +20,7 @@ public enum FuzzSupport {
         var resolver = CaptureDateResolver(fileName: "IMG_20240101_120000.jpg", modified: 0)
         let exif = tiff.flatMap(ExifBlock.init(tiff:))
         resolver.exif = exif
-        resolver.xmp = xmp.map(XMPPacket.init)
+        resolver.xmpBytes = xmp
         resolver.sidecar = xmp.map(XMPPacket.init)
         resolver.pngTexts = texts
         resolver.movieCreated = movieCreated

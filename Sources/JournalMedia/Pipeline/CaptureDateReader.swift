@@ -95,7 +95,7 @@ struct HeaderMetadata {
             let blocks = MetadataBlocks.find(in: source, format: format)
             let exif = blocks.exif.flatMap(ExifBlock.init(tiff:))
             resolver.exif = exif
-            resolver.xmp = blocks.xmp.map(XMPPacket.init)
+            resolver.xmpBytes = blocks.xmp
             resolver.pngTexts = blocks.texts
             resolver.movieCreated = blocks.movieCreated
             if let note = exif?.makerNote() {
