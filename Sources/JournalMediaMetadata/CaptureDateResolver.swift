@@ -9,17 +9,17 @@ import JournalMediaCore
 /// Photos: EXIF `DateTimeOriginal` (+ `SubSecTimeOriginal`, `OffsetTimeOriginal`), EXIF
 /// `DateTimeDigitized` (+ its sub-seconds and offset), XMP `exif:DateTimeOriginal`,
 /// `photoshop:DateCreated`, `xmp:CreateDate` (full timestamps before date-only values, see
-/// `XMPDates`), PNG text `Creation Time`, then EXIF `DateTime`
-/// (+ `SubSecTime`, `OffsetTime`), then the GPS date and time alone (UTC), then a HEIF image
-/// sequence's `mvhd` creation time (UTC). A PNG's `eXIf`
-/// chunk is EXIF and is read as such.
+/// `XMPDates`), PNG text `Creation Time`, then EXIF `DateTime` (+ `SubSecTime`,
+/// `OffsetTime`), then the GPS date and time alone (UTC), then a HEIF image sequence's
+/// `mvhd` creation time (UTC). A PNG's `eXIf` chunk is EXIF and is read as such.
 /// Videos: `com.apple.quicktime.creationdate`, then `creation_time` (the `mvhd` box, UTC).
 /// Then for any file a date in its name, and last its modification time.
 ///
 /// A local time without an offset gets one from the file's GPS date and time (UTC) when
 /// both are present: local − GPS, rounded to 15 minutes, refused beyond ±14 h. Values that
 /// are blank, zeroed, malformed, before 1900 or after tomorrow are skipped and the next
-/// source is tried. Pure Swift over already-read metadata: microseconds per asset.
+/// source is tried. Runs over already-read metadata: microseconds per asset, plus one
+/// libxml2 pass over the XMP packet when the file has no EXIF date (`XMPPacket`).
 package struct CaptureDateResolver {
     package var exif: ExifBlock?
     /// The file's own XMP packet, parsed; or its bytes, parsed only when the resolution gets
