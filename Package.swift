@@ -49,14 +49,14 @@ let package = Package(
         // glibc's malloc.h, for the command-line tool's allocator settings (AllocatorTuning).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // The architecture, bottom up; arrows point one way. Only the four targets in the middle
-        // import C: each one library (libexif, libvips, libav), and the pipeline libcrypto.
+        // import C: metadata libexif (+ libxml2, zlib), imaging libvips, video libav, and the pipeline libcrypto.
         // Core: model, manifest, colour maths, ThumbHash, dates, byte readers, HEIF boxes. No C.
         .target(
             name: "JournalMediaCore",
             dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
-        // Metadata: container walks (JPEG, PNG, RIFF, HEIF, TIFF), EXIF via libexif, the Apple
-        // MakerNote, XMP, capture-date resolution.
+        // Metadata: container walks (JPEG, PNG, RIFF, HEIF, TIFF, PSD), EXIF via libexif, the Apple
+        // MakerNote, XMP via libxml2, capture-date resolution.
         .target(
             name: "JournalMediaMetadata",
             dependencies: ["JournalMediaCore", "CExif", "CLibXML2", "CZlib"],
