@@ -38,20 +38,28 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
+        // libxml2's pull parser (XMP read as XML) and zlib's inflate (compressed PNG text): both
+        // already loaded by libvips. Metadata only.
+        .systemLibrary(
+            name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
         // glibc's malloc.h, for the command-line tool's allocator settings (AllocatorTuning).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // The architecture, bottom up; arrows point one way. Only the four targets in the middle
-        // import C: each one library (libexif, libvips, libav), and the pipeline libcrypto.
+        // import C: metadata libexif (+ libxml2, zlib), imaging libvips, video libav, and the pipeline libcrypto.
         // Core: model, manifest, colour maths, ThumbHash, dates, byte readers, HEIF boxes. No C.
         .target(
             name: "JournalMediaCore",
             dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
-        // Metadata: container walks (JPEG, PNG, RIFF, HEIF, TIFF), EXIF via libexif, the Apple
-        // MakerNote, XMP, capture-date resolution.
+        // Metadata: container walks (JPEG, PNG, RIFF, HEIF, TIFF, PSD), EXIF via libexif, the Apple
+        // MakerNote, XMP via libxml2, capture-date resolution.
         .target(
             name: "JournalMediaMetadata",
-            dependencies: ["JournalMediaCore", "CExif"],
+            dependencies: ["JournalMediaCore", "CExif", "CLibXML2", "CZlib"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
         .target(

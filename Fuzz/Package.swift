@@ -2,19 +2,22 @@
 // libFuzzer targets for the pure-Swift parsers that read untrusted bytes. A package of its own
 // so that `swift build` / `swift test` of the toolkit never build it (CI time); `make fuzz`
 // builds it with `-sanitize=fuzzer,address` and runs each target for FUZZ_SECONDS.
-// Sources/ holds symlinks to the toolkit's own JournalMediaCore, JournalMediaMetadata and CExif
+// Sources/ holds symlinks to the toolkit's own JournalMediaCore, JournalMediaMetadata, CExif,
+// CLibXML2 and CZlib
 // folders: the same files, compiled here in one package so `package` declarations are visible.
 import PackageDescription
 
-let targets = ["jpeg", "png", "riff", "heif", "tiff", "makernote", "xmp", "datetext"]
+let targets = ["jpeg", "png", "riff", "heif", "tiff", "psd", "makernote", "xmp", "datetext"]
 
 let package = Package(
     name: "JournalMediaFuzz",
     targets: [
         .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif"),
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
         .target(name: "JournalMediaCore", path: "Sources/JournalMediaCore",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
-        .target(name: "JournalMediaMetadata", dependencies: ["JournalMediaCore", "CExif"],
+        .target(name: "JournalMediaMetadata", dependencies: ["JournalMediaCore", "CExif", "CLibXML2", "CZlib"],
                 path: "Sources/JournalMediaMetadata", swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "FuzzSupport", dependencies: ["JournalMediaCore", "JournalMediaMetadata"],
                 path: "Targets/FuzzSupport", swiftSettings: [.swiftLanguageMode(.v6)]),

@@ -10,7 +10,7 @@ root=$(cd "$here/.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
 scratch=${FUZZ_SCRATCH:-$root/.build-fuzz}
 corpus=${FUZZ_CORPUS:-$root/../shared/corpus}
-targets=${FUZZ_TARGETS:-"jpeg png riff heif tiff makernote xmp datetext"}
+targets=${FUZZ_TARGETS:-"jpeg png riff heif tiff psd makernote xmp datetext"}
 
 # lld: gold fails on the fuzz binaries (an internal error in its diagnostics).
 swift build --package-path "$here" --scratch-path "$scratch" \
@@ -27,9 +27,11 @@ seed_patterns() {
         jpeg) echo "*.jpg *.jpeg *.JPG *.JPEG" ;;
         png) echo "*.png *.PNG" ;;
         riff) echo "*.webp *.WEBP" ;;
-        heif) echo "*.heic *.HEIC *.heif *.avif *.AVIF" ;;
+        heif) echo "*.heic *.HEIC *.heif *.heics *.avif *.AVIF" ;;
+        psd) echo "*.psd *.PSD *.psb" ;;
+        xmp) echo "*.xmp *.XMP" ;;
         tiff) echo "*.tif *.tiff *.TIF *.dng *.DNG *.nef *.cr2 *.arw" ;;
-        makernote|xmp|datetext) echo "" ;;
+        makernote|datetext) echo "" ;;
     esac
 }
 

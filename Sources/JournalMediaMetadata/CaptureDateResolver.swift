@@ -3,11 +3,15 @@ import JournalMediaCore
 
 /// Chooses an asset's capture date from everything its file offers, in order of trust.
 ///
+/// An XMP sidecar's full timestamp comes first, as Lightroom, darktable and Immich read it
+/// (a capture time corrected in Lightroom for a raw file lives only there); its date-only
+/// values come after the file's own EXIF and XMP dates.
 /// Photos: EXIF `DateTimeOriginal` (+ `SubSecTimeOriginal`, `OffsetTimeOriginal`), EXIF
 /// `DateTimeDigitized` (+ its sub-seconds and offset), XMP `exif:DateTimeOriginal`,
-/// `photoshop:DateCreated`, `xmp:CreateDate`, PNG text `Creation Time`, then EXIF `DateTime`
-/// (+ `SubSecTime`, `OffsetTime`), then the GPS date and time alone (UTC). A PNG's `eXIf`
-/// chunk is EXIF and is read as such.
+/// `photoshop:DateCreated`, `xmp:CreateDate` (full timestamps before date-only values, see
+/// `XMPDates`), PNG text `Creation Time`, then EXIF `DateTime` (+ `SubSecTime`,
+/// `OffsetTime`), then the GPS date and time alone (UTC), then a HEIF image sequence's
+/// `mvhd` creation time (UTC). A PNG's `eXIf` chunk is EXIF and is read as such.
 /// Videos: `com.apple.quicktime.creationdate`, then `creation_time` (the `mvhd` box or
 /// Matroska's `DateUTC`, UTC; AVI's `IDIT`, local).
 /// Then for any file a date in its name, and last its modification time.
@@ -15,16 +19,24 @@ import JournalMediaCore
 /// A local time without an offset gets one from the file's GPS date and time (UTC) when
 /// both are present: local − GPS, rounded to 15 minutes, refused beyond ±14 h. Values that
 /// are blank, zeroed, malformed, before 1900 or after tomorrow are skipped and the next
-/// source is tried. Pure Swift over already-read metadata: microseconds per asset.
+/// source is tried. Runs over already-read metadata: microseconds per asset, plus one
+/// libxml2 pass over the XMP packet when the file has no EXIF date (`XMPPacket`).
 package struct CaptureDateResolver {
     package var exif: ExifBlock?
-    package var xmp: String?
+    /// The file's own XMP packet, parsed; or its bytes, parsed only when the resolution gets
+    /// that far (most camera files have an EXIF date and never need it).
+    package var xmp: XMPPacket?
+    package var xmpBytes: [UInt8]?
+    /// An XMP sidecar beside the file (`IMG_0001.xmp`, `IMG_0001.JPG.xmp`).
+    package var sidecar: XMPPacket?
     package var pngTexts: [(keyword: String, text: String)] = []
     package var containerTags: [String: String] = [:]
     /// The `source` a container's `creation_time` is reported as, and whether it is a local
     /// time without a zone (AVI's `IDIT`) rather than UTC (QuickTime's `mvhd`, Matroska's `DateUTC`).
     package var containerDateSource = "quicktime.creation_time"
     package var containerDateIsLocal = false
+    /// A HEIF image sequence's `mvhd` creation time (UTC).
+    package var movieCreated: LocalDateTime?
     package var fileName: String
     package var modified: Double?
     package var now = Date()
@@ -35,20 +47,23 @@ package struct CaptureDateResolver {
     }
 
     package func resolve() -> CaptureDate? {
+        let sidecarDates = sidecar.map(XMPDates.dates(in:)) ?? []
+        for (parsed, name) in sidecarDates where parsed.hasTime {
+            if let date = date(parsed, source: "xmp-sidecar.\(name)") { return date }
+        }
         if let exif {
             if let date = exifDate(exif, .exif, ExifTagNumber.dateTimeOriginal, ExifTagNumber.subSecTimeOriginal,
                                    ExifTagNumber.offsetTimeOriginal, "exif.DateTimeOriginal") { return date }
             if let date = exifDate(exif, .exif, ExifTagNumber.dateTimeDigitized, ExifTagNumber.subSecTimeDigitized,
                                    ExifTagNumber.offsetTimeDigitized, "exif.DateTimeDigitized") { return date }
         }
-        if let xmp {
-            for property in XMPDates.properties {
-                for name in property.names {
-                    if let text = XMPDates.value(of: name, in: xmp),
-                       let parsed = DateText.dateTime(text, allowDateOnly: name == "photoshop:DateCreated"),
-                       let date = date(parsed, source: property.source) { return date }
-                }
+        if let xmp = xmp ?? xmpBytes.map(XMPPacket.init) {
+            for (parsed, name) in XMPDates.dates(in: xmp) {
+                if let date = date(parsed, source: "xmp.\(name)") { return date }
             }
+        }
+        for (parsed, name) in sidecarDates where !parsed.hasTime {
+            if let date = date(parsed, source: "xmp-sidecar.\(name)") { return date }
         }
         for entry in pngTexts where entry.keyword == "Creation Time" {
             if let parsed = DateText.dateTime(entry.text) ?? DateText.rfc1123(entry.text),
@@ -59,6 +74,7 @@ package struct CaptureDateResolver {
         if let utc = gpsInstant() {
             return CaptureDate(local: nil, offsetMinutes: nil, utc: utc, source: "exif.GPSDateTime", confidence: .utcOnly)
         }
+        if let movieCreated, let date = movieHeaderDate(utc: movieCreated) { return date }
         if let text = containerTags["com.apple.quicktime.creationdate"], let parsed = DateText.dateTime(text),
            let date = date(parsed, source: "quicktime.creationdate") { return date }
         if let text = containerTags["creation_time"], let date = movieHeaderDate(text) { return date }
@@ -132,9 +148,14 @@ package struct CaptureDateResolver {
     /// `creation_time` as libavformat prints the `mvhd` time: UTC, whole seconds. Zero is
     /// not printed by libavformat; the 1904 epoch and 1970-01-01 are unset clocks.
     private func movieHeaderDate(_ text: String) -> CaptureDate? {
-        guard let parsed = DateText.dateTime(text), parsed.offsetMinutes == 0 || parsed.offsetMinutes == nil,
-              DateText.isPlausible(parsed.local, now: now) else { return nil }
-        let l = parsed.local
+        guard let parsed = DateText.dateTime(text), parsed.offsetMinutes == 0 || parsed.offsetMinutes == nil
+        else { return nil }
+        return movieHeaderDate(utc: parsed.local)
+    }
+
+    /// An `mvhd` time (UTC) as a capture date; nil when implausible or an unset clock.
+    private func movieHeaderDate(utc l: LocalDateTime) -> CaptureDate? {
+        guard DateText.isPlausible(l, now: now) else { return nil }
         if (l.year == 1970 || l.year == 1904) && l.month == 1 && l.day == 1 { return nil }
         if containerDateIsLocal {
             return CaptureDate(local: l, offsetMinutes: nil, utc: nil, source: containerDateSource, confidence: .localOnly)

@@ -11,8 +11,11 @@ package struct MetadataBlocks {
     package var exif: [UInt8]?
     /// The XMP packet's bytes (UTF-8 XML).
     package var xmp: [UInt8]?
-    /// PNG text chunks (`tEXt`, uncompressed `iTXt`): keyword and text.
+    /// PNG text chunks (`tEXt`, `zTXt`, `iTXt`): keyword and text.
     package var texts: [(keyword: String, text: String)] = []
+
+    /// A HEIF image sequence's `moov/mvhd` creation time (UTC), when it has one.
+    package var movieCreated: LocalDateTime?
 
     /// Largest block kept (EXIF, XMP): bigger ones are treated as absent.
     static let maximumBlockSize = 16 * 1024 * 1024
@@ -35,6 +38,7 @@ package struct MetadataBlocks {
             } else {
                 MetadataBlocks()
             }
+        case .psd: PSDResources.blocks(in: source)
         default: MetadataBlocks()
         }
     }
@@ -107,7 +111,8 @@ enum JPEGSegments {
 }
 
 /// PNG: length-type-data-CRC chunks from the signature to `IEND`. `eXIf` is EXIF (a TIFF
-/// structure), `iTXt` "XML:com.adobe.xmp" is XMP, `tEXt`/`iTXt` carry "Creation Time".
+/// structure), `iTXt` "XML:com.adobe.xmp" is XMP (compressed or not), `tEXt`/`zTXt`/`iTXt`
+/// carry "Creation Time".
 /// Only chunk headers are read for pixel data (`IDAT` is skipped, not read).
 enum PNGChunks {
     static func blocks(in source: some ByteSource) -> MetadataBlocks {
@@ -128,6 +133,13 @@ enum PNGChunks {
                     let text = String(payload[(zero + 1)...].map { Character(Unicode.Scalar($0)) })
                     blocks.texts.append((keyword, text))
                 }
+            case "zTXt" where length <= 65_536:
+                // keyword\0, method 0 (zlib), Latin-1 text compressed.
+                if let payload = source.read(data, length), let zero = payload.firstIndex(of: 0), zero + 1 < payload.count,
+                   payload[zero + 1] == 0, let text = BoundedInflate.inflate(payload[(zero + 2)...], limit: 1 << 20) {
+                    let keyword = String(payload[..<zero].map { Character(Unicode.Scalar($0)) })
+                    blocks.texts.append((keyword, String(text.map { Character(Unicode.Scalar($0)) })))
+                }
             case "iTXt" where length <= MetadataBlocks.maximumBlockSize:
                 if let payload = source.read(data, length) { readInternationalText(payload, into: &blocks) }
             case "IEND":
@@ -140,17 +152,22 @@ enum PNGChunks {
         return blocks
     }
 
-    /// iTXt: keyword\0, compression flag, method, language tag\0, translated keyword\0, text.
-    /// Compressed iTXt is skipped.
+    /// iTXt: keyword\0, compression flag, method, language tag\0, translated keyword\0, text
+    /// (zlib-compressed when the flag is 1 and the method 0; inflated up to
+    /// `MetadataBlocks.maximumBlockSize`).
     private static func readInternationalText(_ payload: [UInt8], into blocks: inout MetadataBlocks) {
-        guard let zero = payload.firstIndex(of: 0), zero + 2 < payload.count, payload[zero + 1] == 0 else { return }
+        guard let zero = payload.firstIndex(of: 0), zero + 2 < payload.count, payload[zero + 1] <= 1 else { return }
+        let compressed = payload[zero + 1] == 1
+        guard !compressed || payload[zero + 2] == 0 else { return }
         let keyword = String(decoding: payload[..<zero], as: UTF8.self)
         var index = zero + 3
         for _ in 0..<2 {
-            guard let end = payload[index...].firstIndex(of: 0) else { return }
+            guard index <= payload.count, let end = payload[index...].firstIndex(of: 0) else { return }
             index = end + 1
         }
-        let text = Array(payload[index...])
+        let stored = payload[index...]
+        guard let text = compressed ? BoundedInflate.inflate(stored, limit: MetadataBlocks.maximumBlockSize) : Array(stored)
+        else { return }
         if keyword == "XML:com.adobe.xmp" {
             if blocks.xmp == nil { blocks.xmp = text }
         } else {

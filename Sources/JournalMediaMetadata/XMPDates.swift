@@ -1,32 +1,36 @@
 import JournalMediaCore
 
-/// Date properties in an XMP packet, found by name without a full RDF parse.
+/// The capture date an XMP packet states, chosen from its date properties in order of trust.
 ///
-/// A property appears either as an attribute (`exif:DateTimeOriginal="…"`) or as an element
-/// (`<exif:DateTimeOriginal>…</exif:DateTimeOriginal>`), with the conventional namespace
-/// prefixes (`xap:` is the old prefix of `xmp:`). Runs only when EXIF has no date; costs a
-/// few substring searches over the packet.
+/// A full timestamp wins over a date without a time of day: `exif:DateTimeOriginal`,
+/// `photoshop:DateCreated`, `xmp:CreateDate` (any of them with a time), then the date-only
+/// forms of `photoshop:DateCreated` and `xmp:CreateDate` (Photoshop's "Date Created" field
+/// is often a bare day while `xmp:CreateDate` holds the full time). Runs when EXIF has no
+/// date (or for a sidecar); costs a dictionary look-up and a date parse per candidate.
 enum XMPDates {
-    /// The date properties in order of trust, with the `source` name each is reported as.
-    static let properties: [(names: [String], source: String)] = [
-        (["exif:DateTimeOriginal"], "xmp.exif:DateTimeOriginal"),
-        (["photoshop:DateCreated"], "xmp.photoshop:DateCreated"),
-        (["xmp:CreateDate", "xap:CreateDate"], "xmp.xmp:CreateDate"),
+    /// One candidate: the property, and whether a bare date is accepted in this pass.
+    struct Candidate {
+        var name: XMPName
+        var dateOnly: Bool
+    }
+
+    /// The candidates in order of trust.
+    static let candidates: [Candidate] = [
+        Candidate(name: .dateTimeOriginal, dateOnly: false),
+        Candidate(name: .dateCreated, dateOnly: false),
+        Candidate(name: .createDate, dateOnly: false),
+        Candidate(name: .dateCreated, dateOnly: true),
+        Candidate(name: .createDate, dateOnly: true),
     ]
 
-    /// The text value of the first occurrence of `name` in `packet`.
-    static func value(of name: String, in packet: String) -> String? {
-        if let attribute = packet.range(of: name + "=") {
-            let rest = packet[attribute.upperBound...]
-            if let quote = rest.first, quote == "\"" || quote == "'" {
-                let body = rest.dropFirst()
-                if let end = body.firstIndex(of: quote) { return String(body[..<end]) }
-            }
+    /// Every candidate in `packet` that parses, in order of trust, with the property it came
+    /// from; the caller takes the first that is plausible.
+    static func dates(in packet: XMPPacket) -> [(parsed: DateText.Parsed, name: XMPName)] {
+        candidates.compactMap { candidate in
+            guard let text = packet[candidate.name],
+                  let parsed = DateText.dateTime(text, allowDateOnly: candidate.dateOnly),
+                  parsed.hasTime != candidate.dateOnly else { return nil }
+            return (parsed, candidate.name)
         }
-        if let open = packet.range(of: "<" + name + ">"),
-           let close = packet.range(of: "</" + name + ">", range: open.upperBound..<packet.endIndex) {
-            return String(packet[open.upperBound..<close.lowerBound])
-        }
-        return nil
     }
 }

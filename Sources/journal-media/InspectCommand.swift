@@ -18,12 +18,14 @@ struct InspectCommand: ParsableCommand {
                "contentIdentifier":"5F0E6A4C-2B1D-4E8A-9C3F-7A1B2C3D4E01",
                "durationSeconds":null,"error":null}
 
-            captureDate sources, in order of trust: exif.DateTimeOriginal, \
-            exif.DateTimeDigitized, xmp.exif:DateTimeOriginal, xmp.photoshop:DateCreated, \
-            xmp.xmp:CreateDate, png.CreationTime, exif.DateTime; for movies \
-            quicktime.creationdate, then quicktime.creation_time (mvhd, UTC), \
-            matroska.DateUTC (UTC) or riff.IDIT (AVI, local time); then filename, \
-            then fileModified. confidence: exact (local time and zone from the file), \
+            captureDate sources, in order of trust: an XMP sidecar's full timestamp \
+            (xmp-sidecar.*: IMG_0001.JPG.xmp, else IMG_0001.xmp, beside the file), \
+            exif.DateTimeOriginal, exif.DateTimeDigitized, xmp.exif:DateTimeOriginal, \
+            xmp.photoshop:DateCreated, xmp.xmp:CreateDate (full timestamps before a date \
+            alone), png.CreationTime, exif.DateTime, exif.GPSDateTime, a HEIF sequence's mvhd; \
+            for movies quicktime.creationdate, then quicktime.creation_time (mvhd, UTC), \
+            matroska.DateUTC (UTC) or riff.IDIT (AVI, local time); then filename, then \
+            fileModified. PSD files are read for their date only. confidence: exact (local time and zone from the file), \
             offsetInferred (zone from the GPS time), utcOnly, localOnly, filename, \
             fileModified. offset and utc are null when the zone is unknown; local is null when \
             only the instant is known.
@@ -50,9 +52,11 @@ struct InspectCommand: ParsableCommand {
         let files = InputScanner.files(in: inputs.map { URL(fileURLWithPath: $0) })
         let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
         let lines = InspectLines(count: files.count)
+        let sidecars = XMPSidecars.listing()
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: files.count, by: workers) {
-                let inspection = CaptureDateReader.inspect(fileAt: files[index], displayName: files[index].relativePath)
+                let inspection = CaptureDateReader.inspect(fileAt: files[index], displayName: files[index].relativePath,
+                                                                   sidecars: sidecars)
                 lines.store(index, inspection.jsonLine(source: files[index].relativePath), ok: inspection.error == nil)
             }
         }

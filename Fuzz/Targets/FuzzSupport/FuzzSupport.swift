@@ -12,15 +12,18 @@ public enum FuzzSupport {
         let source = MemoryBytes(bytes: bytes)
         _ = ContainerBounds.check(source, format: format)
         let blocks = MetadataBlocks.find(in: source, format: format)
-        resolveDates(exif: blocks.exif, xmp: blocks.xmp, texts: blocks.texts)
+        resolveDates(exif: blocks.exif, xmp: blocks.xmp, texts: blocks.texts, movieCreated: blocks.movieCreated)
     }
 
-    public static func resolveDates(exif tiff: [UInt8]?, xmp: [UInt8]?, texts: [(keyword: String, text: String)]) {
+    public static func resolveDates(exif tiff: [UInt8]?, xmp: [UInt8]?, texts: [(keyword: String, text: String)],
+                                    movieCreated: LocalDateTime? = nil) {
         var resolver = CaptureDateResolver(fileName: "IMG_20240101_120000.jpg", modified: 0)
         let exif = tiff.flatMap(ExifBlock.init(tiff:))
         resolver.exif = exif
-        resolver.xmp = xmp.map { String(decoding: $0, as: UTF8.self) }
+        resolver.xmpBytes = xmp
+        resolver.sidecar = xmp.map(XMPPacket.init)
         resolver.pngTexts = texts
+        resolver.movieCreated = movieCreated
         if let note = exif?.makerNote() { _ = AppleMakerNote.parse(note) }
         _ = resolver.resolve()
     }

@@ -142,7 +142,9 @@ public struct AssetProcessor: Sendable {
         }
         guard let source = SourceRegistry.source(for: probe, content: content) else {
             result.error = AssetError(file: probe.name, stage: .sniff, reason: .unsupportedFormat,
-                                      message: "no source reads \(probe.format?.rawValue ?? "this format")")
+                                      message: probe.format?.isMetadataOnly == true
+                                        ? "\(probe.format?.rawValue ?? "this format"): only its capture date is read (inspect); no renditions are made"
+                                        : "no source reads \(probe.format?.rawValue ?? "this format")")
             return result
         }
         return process(source, name: probe.name, into: result)

@@ -294,11 +294,13 @@ public struct Batch: Sendable {
         let budget = DescriptorBudget.available()
         let workers = max(1, min(jobs, planned.count))
         let slots = ProbeSlots(count: planned.count)
+        let sidecars = XMPSidecars.listing()
         await BlockingWork.run {
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 for index in stride(from: worker, to: planned.count, by: workers) {
                     let probe = ProbedAsset.open(planned[index].url, name: planned[index].relativePath,
-                                                 keepMediaOpen: false, pathBytes: planned[index].pathBytes)
+                                                 keepMediaOpen: false, pathBytes: planned[index].pathBytes,
+                                                 sidecars: sidecars)
                     probe.releaseBuffers()
                     if index >= budget { probe.detach() }
                     slots.store(probe, at: index)

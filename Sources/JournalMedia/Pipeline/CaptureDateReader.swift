@@ -49,8 +49,10 @@ public struct Inspection: Sendable {
 /// a HEIF `meta` box), a libavformat header parse for movies, all through one descriptor.
 public enum CaptureDateReader {
     /// Inspects the file at `url`; `displayName` names it in errors (default: its path).
-    public static func inspect(fileAt url: URL, displayName: String? = nil) -> Inspection {
-        inspect(ProbedAsset.open(url, name: displayName, keepMediaOpen: false))
+    /// `sidecars`: a shared `XMPSidecars.listing()` when inspecting many files of a folder.
+    public static func inspect(fileAt url: URL, displayName: String? = nil,
+                               sidecars: XMPSidecars = .direct) -> Inspection {
+        inspect(ProbedAsset.open(url, name: displayName, keepMediaOpen: false, sidecars: sidecars))
     }
 
     /// What a probe found, as `inspect` reports it.
@@ -82,8 +84,9 @@ struct HeaderMetadata {
     static let contentIdentifierKey = LivePhotoIdentifier.quickTimeKey
 
     static func read(_ source: some ByteSource, format: SourceFormat, fileName: String, modified: Double?,
-                     container: ContainerMetadataReader.Metadata? = nil) -> HeaderMetadata {
+                     sidecar: XMPPacket? = nil, container: ContainerMetadataReader.Metadata? = nil) -> HeaderMetadata {
         var resolver = CaptureDateResolver(fileName: fileName, modified: modified)
+        resolver.sidecar = sidecar
         var metadata = HeaderMetadata()
         if format.isVideo || format.isAudio {
             let tags = container?.tags
@@ -99,9 +102,10 @@ struct HeaderMetadata {
             let blocks = MetadataBlocks.find(in: source, format: format)
             let exif = blocks.exif.flatMap(ExifBlock.init(tiff:))
             resolver.exif = exif
-            resolver.xmp = blocks.xmp.map { String(decoding: $0, as: UTF8.self) }
+            resolver.xmpBytes = blocks.xmp
             resolver.pngTexts = blocks.texts
             metadata.embeddedMotion = EmbeddedMotionLocator.locate(in: source, format: format, xmp: blocks.xmp)
+            resolver.movieCreated = blocks.movieCreated
             if let note = exif?.makerNote() {
                 metadata.contentIdentifier = AppleMakerNote.parse(note)?.contentIdentifier.flatMap(Self.identifier)
             }

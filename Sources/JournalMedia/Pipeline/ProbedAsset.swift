@@ -73,8 +73,11 @@ public final class ProbedAsset: @unchecked Sendable {
     ///   (see `MediaFile`); pass the processor's `ProcessingOptions.maxPixels`.
     /// - Parameter pathBytes: the path as the file system spells it, for a name that is not
     ///   valid UTF-8 (`url` then only names it); `name` is then its escaped spelling.
+    /// - Parameter sidecars: how the XMP sidecar beside the file is found: `.direct` (a few
+    ///   `open`s) for one file, a shared `XMPSidecars.listing()` for a run over folders.
     public static func open(_ url: URL, name: String? = nil, keepMediaOpen: Bool = true,
-                            maxPixels: Int = Defaults.maxPixels, pathBytes: [UInt8]? = nil) -> ProbedAsset {
+                            maxPixels: Int = Defaults.maxPixels, pathBytes: [UInt8]? = nil,
+                            sidecars: XMPSidecars = .direct) -> ProbedAsset {
         let name = name ?? url.path
         let file: FileBytes
         let probed: ProbedAsset
@@ -82,7 +85,7 @@ public final class ProbedAsset: @unchecked Sendable {
         case .success(let opened):
             file = FileBytes(file: opened)
             probed = probe(file, name: name, url: url, modified: file.modified, keepMediaOpen: keepMediaOpen,
-                           maxPixels: maxPixels)
+                           maxPixels: maxPixels, sidecar: sidecars.sidecar(of: url)?.packet)
         case .failure(let error):
             probed = ProbedAsset(name: name, url: url, input: nil, size: nil, modified: nil, format: nil, metadata: nil,
                                  media: nil, error: AssetError(file: name, stage: .read, message: error.message))
@@ -105,7 +108,7 @@ public final class ProbedAsset: @unchecked Sendable {
     }
 
     private static func probe(_ input: any ByteSource, name: String, url: URL?, modified: Double?,
-                              keepMediaOpen: Bool, maxPixels: Int) -> ProbedAsset {
+                              keepMediaOpen: Bool, maxPixels: Int, sidecar: XMPPacket? = nil) -> ProbedAsset {
         let fileName = url?.lastPathComponent ?? (name as NSString).lastPathComponent
         func made(format: SourceFormat?, metadata: HeaderMetadata?, media: Result<MediaFile, AssetError>? = nil,
                   error: AssetError?) -> ProbedAsset {
@@ -136,7 +139,8 @@ public final class ProbedAsset: @unchecked Sendable {
             let overrun = ContainerBounds.check(input, format: format).map {
                 AssetError(file: name, stage: .probe, reason: .truncated, message: $0.message)
             }
-            let metadata = HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified)
+            let metadata = HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified,
+                                               sidecar: sidecar)
             return made(format: format, metadata: metadata, error: overrun)
         }
         if keepMediaOpen {
@@ -146,13 +150,13 @@ public final class ProbedAsset: @unchecked Sendable {
             }
             let opened = try? media.get()
             let metadata = HeaderMetadata.read(
-                input, format: format, fileName: fileName, modified: modified,
+                input, format: format, fileName: fileName, modified: modified, sidecar: sidecar,
                 container: opened.map { ContainerMetadataReader.Metadata(tags: $0.containerTags,
                                                                          durationSeconds: $0.durationSeconds) })
             return made(format: format, metadata: metadata, media: media, error: nil)
         }
         let metadata = HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified,
-                                           container: ContainerMetadataReader.read(input))
+                                           sidecar: sidecar, container: ContainerMetadataReader.read(input))
         return made(format: format, metadata: metadata, error: nil)
     }
 

@@ -22,6 +22,7 @@ public enum FormatSniffer {
         if let tiff = tiffFamily(head) { return tiff }
         if let still = otherStill(head) { return still }
         if starts(with: Array("%PDF-".utf8)) { return .pdf }
+        if starts(with: Array("8BPS".utf8)) && (starts(with: [0, 1], at: 4) || starts(with: [0, 2], at: 4)) { return .psd }
         if starts(with: Array("ftyp".utf8), at: 4) { return isobmff(head) }
         for box in ["moov", "mdat", "wide", "free", "skip", "pnot"] where starts(with: Array(box.utf8), at: 4) {
             return .mov  // QuickTime files from before `ftyp`

@@ -26,6 +26,8 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     case mkv
     /// WebM (EBML DocType `webm`).
     case webm
+    /// Photoshop document (PSD or PSB): read for its capture date only; no renditions.
+    case psd
 
     /// The IANA media type written to the manifest's `mediaType`.
     public var mediaType: String {
@@ -61,6 +63,7 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
         case .mpegTS: "video/mp2t"
         case .mkv: "video/x-matroska"
         case .webm: "video/webm"
+        case .psd: "image/vnd.adobe.photoshop"
         }
     }
 
@@ -73,6 +76,9 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     public var isImage: Bool { !isVideo && !isAudio }
     /// Camera raw formats: decoded from their embedded JPEG preview, not their sensor data.
     public var isCameraRaw: Bool { [.dng, .cr2, .nef, .arw, .orf, .raf, .rw2].contains(self) }
+    /// Formats whose metadata (capture date) is read but whose pixels are not decoded:
+    /// `inspect` reports them, `convert` refuses them with `unsupportedFormat`.
+    public var isMetadataOnly: Bool { self == .psd }
 }
 
 /// What an asset is, as the manifest's `kind` reports it.

@@ -13,7 +13,9 @@ public struct PhotoSource: FileSource {
     let format: SourceFormat?
     let name: String
 
-    public static func accepts(_ probe: ProbedAsset) -> Bool { probe.format?.isImage == true }
+    public static func accepts(_ probe: ProbedAsset) -> Bool {
+        probe.format.map { $0.isImage && !$0.isMetadataOnly } ?? false
+    }
 
     public init(probe: ProbedAsset, content: SourceFile) {
         bytes = content.bytes
