@@ -87,7 +87,8 @@ add_corpus() { # CLASS FIND-ARGS...
   local class=$1; shift
   [ -d "$corpus" ] || return 0
   find "$corpus" -type f "$@" -print0 | sort -z | while IFS= read -r -d '' f; do
-    ln -sf "$f" "$real/$class/corpus-$(echo "$f" | md5sum | cut -c1-8)-$(basename "$f")"
+    # Copied, not linked: convert does not follow symbolic links inside a folder.
+    cp "$f" "$real/$class/corpus-$(echo "$f" | md5sum | cut -c1-8)-$(basename "$f")"
   done
 }
 find "$real" -name 'corpus-*' -delete
@@ -136,7 +137,7 @@ for class in camera small png heic; do
   fi
   table+=$'\n'$(row "Pillow, 2 processes" "$pw" "$pc" "$pr")
   table+=$'\n'$(row "C loop (vips_thumbnail ×2), 2 threads" "$cw" "$cc" "$cr")
-  read -r _ floor fd frs fen < <("$bench/limit" "${files[@]}" | tail -1)
+  read -r _ floor fd frs fen < <("$bench/limit" "${files[@]}" 2>/dev/null | tail -1)
   limits+=$'\n'$(awk -v c="$class" -v f="$floor" -v d="$fd" -v r="$frs" -v e="$fen" -v cpu="$jc" -v n="$n" \
     'BEGIN{printf "| %s | %.1f (%.1f + %.1f + %.1f) | %.1f | %.2f× |", c, f, d, r, e, cpu*1000/n, cpu*1000/n/f}')
 done
