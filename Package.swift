@@ -114,6 +114,13 @@ let package = Package(
             dependencies: ["JournalMedia"],
             path: "Benchmarks/CardBench",
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Quick before/after checks of the rendition path (issue 19): the convert batch
+        // without the server's dependencies, so a release build takes minutes.
+        .executableTarget(
+            name: "convert-bench",
+            dependencies: ["JournalMedia"],
+            path: "Benchmarks/ConvertBench",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "JournalMediaTests",
             dependencies: ["JournalMedia", "JournalMediaCore", "JournalMediaMetadata", "JournalMediaImaging",

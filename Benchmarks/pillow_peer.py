@@ -1,7 +1,8 @@
 """The Pillow peer: the same renditions as journal-media's defaults, the way a Python
 backend would make them. Per file: open, draft mode (JPEG DCT scaling) to the largest
-rendition, exif_transpose, thumbnail to 1600 (LANCZOS) saved as JPEG q85 4:2:0, then
-thumbnail to 512 from that, saved as WebP q80. HEIC through pillow-heif.
+rendition, exif_transpose, thumbnail to 1600 (LANCZOS) saved as JPEG q85 4:2:0 (PNG
+for a source with real transparency, as journal-media does), then thumbnail to 512 from that,
+saved as WebP q80. HEIC through pillow-heif. A file Pillow cannot read is reported and skipped.
 
 Usage: pillow_peer.py OUT_DIR JOBS FILE...   Prints one line: seconds and per-file latencies.
 """
@@ -19,16 +20,33 @@ pillow_heif.register_heif_opener()
 
 def convert(args):
     path, out_dir = args
+    try:
+        return convert_one(path, out_dir)
+    except Exception as error:  # a broken file fails alone, as in journal-media's batch
+        print(f"{path}: {error}", file=sys.stderr)
+        return 0.0
+
+
+def convert_one(path, out_dir):
     start = time.perf_counter()
     name = os.path.basename(path)
     with Image.open(path) as im:
         im.draft("RGB", (1600, 1600))
         im = ImageOps.exif_transpose(im)
-        if im.mode not in ("RGB", "L"):
+        # Equal work with journal-media: a source with real transparency keeps its alpha (PNG
+        # fallback, WebP thumbnail with alpha); an opaque alpha channel is dropped.
+        if im.mode in ("RGBA", "LA", "PA", "P") or "transparency" in im.info:
+            im = im.convert("RGBA")
+            if im.getchannel("A").getextrema()[0] == 255:
+                im = im.convert("RGB")
+        elif im.mode not in ("RGB", "L"):
             im = im.convert("RGB")
         fallback = im.copy()
         fallback.thumbnail((1600, 1600), Image.LANCZOS)
-        fallback.save(os.path.join(out_dir, name + ".fallback.jpg"), "JPEG", quality=85, subsampling=2)
+        if fallback.mode == "RGBA":
+            fallback.save(os.path.join(out_dir, name + ".fallback.png"), "PNG", compress_level=6)
+        else:
+            fallback.save(os.path.join(out_dir, name + ".fallback.jpg"), "JPEG", quality=85, subsampling=2)
         thumb = fallback.copy()
         thumb.thumbnail((512, 512), Image.LANCZOS)
         thumb.save(os.path.join(out_dir, name + ".thumbnail.webp"), "WEBP", quality=80)

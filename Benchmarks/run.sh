@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # make bench: every benchmark side by side with its peers, in one run.
 #   Benchmarks/renditions.sh  convert (default renditions) vs a libvips C loop and Pillow
+#   Benchmarks/real_photos.sh the same per class of real-photo input (camera JPEGs 3–16 MP,
+#                             small JPEGs, PNGs, HEICs), CPU time and the per-asset floor
 #   color-bench               colours + ThumbHash per asset
 #   card-bench                rendered cards: light + dark pairs, PNG fallback + WebP thumbnail
 #   Benchmarks/dates.sh       inspect (capture dates) vs ExifTool
@@ -23,6 +25,8 @@ cardbench=$(swift build -c release --show-bin-path)/card-bench
 echo "machine: $(nproc) cores; best of $runs runs per tool"
 echo
 RUNS=$runs OUTPUT="$bench/renditions-table.md" Benchmarks/renditions.sh
+echo
+RUNS=$runs OUTPUT="$bench/real-photos-table.md" Benchmarks/real_photos.sh
 echo
 colors=$("$colorbench")
 echo "$colors"
@@ -61,6 +65,10 @@ if [ "${WRITE_RESULTS:-0}" = 1 ]; then
     echo "by \`Benchmarks/make_inputs.sh\`."
     echo
     cat "$bench/renditions-table.md"
+    echo
+    echo "### Per class of real-photo input (\`Benchmarks/real_photos.sh\`)"
+    echo
+    cat "$bench/real-photos-table.md"
     echo
     echo "Colour work (\`color-bench\`, included in every convert above): $colors."
     echo

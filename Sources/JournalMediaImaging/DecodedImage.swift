@@ -77,6 +77,11 @@ package enum ImageDecoder {
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
         colourManaged: Bool, failOn: DecodeFailure
     ) throws(VipsError) -> DecodedImage {
+        if header.format == .jpeg, !allowUpscale, header.bands == 3 || header.bands == 1,
+           header.colourSpace == .rgb || (header.colourSpace == .grey && !header.hasProfile) {
+            return try JPEGResampledDecode.decode(bytes, header: header, width: width, height: height,
+                                                  colourManaged: colourManaged)
+        }
         let thumbnail: VipsOperationCall
         if header.format == .bmp || header.format == .ico {
             // ImageMagick's loader is called by name (it is never picked by content) and has
@@ -117,7 +122,7 @@ package enum ImageDecoder {
         // carries its own profile.
         if colourManaged {
             switch header.colourSpace {
-            case .rgb where header.hasProfile:
+            case .rgb where header.hasProfile && !header.profileIsSRGB:
                 try thumbnail.set("import_profile", .string("srgb"))
                 try thumbnail.set("export_profile", .string("srgb"))
             case .cmyk:
@@ -216,7 +221,7 @@ package enum ImageDecoder {
 
     /// Converts whatever the loader produced (16-bit RGB or grey, CMYK without a profile,
     /// LAB, float) to 8-bit sRGB, or 8-bit grey for grey sources.
-    private static func eightBitDisplayColour(_ image: VipsImageHandle) throws(VipsError) -> VipsImageHandle {
+    static func eightBitDisplayColour(_ image: VipsImageHandle) throws(VipsError) -> VipsImageHandle {
         let interpretation = image.interpretation
         let isGrey = interpretation == VIPS_INTERPRETATION_B_W || interpretation == VIPS_INTERPRETATION_GREY16
         let ok = image.format == VIPS_FORMAT_UCHAR

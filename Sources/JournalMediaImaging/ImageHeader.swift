@@ -21,6 +21,8 @@ package struct ImageHeader {
     /// device-link or named-colour profile, a malformed one, or one for another colour space
     /// is not usable: the pixels are then taken as they are, without colour management.
     var profileUsable = true
+    /// The embedded profile is sRGB in all but name (`SRGBProfileMatch`): no transform needed.
+    var profileIsSRGB = false
 
     /// The family of the stored pixels, which decides how colour management starts.
     enum ColourSpace { case rgb, cmyk, grey, other }
@@ -71,7 +73,11 @@ package enum ImageHeaderReader {
             orientation: image.orientation, bands: image.bands, hasAlpha: image.hasAlpha,
             colourSpace: space, hasProfile: image.hasField(VIPS_META_ICC_NAME))
         header.highBitDepth = image.format == VIPS_FORMAT_USHORT || image.format == VIPS_FORMAT_FLOAT
-        if header.hasProfile { header.profileUsable = profileConverts(like: image, space: space) }
+        if header.hasProfile, space == .rgb, SRGBProfileMatch.matches(image) {
+            header.profileIsSRGB = true
+        } else if header.hasProfile {
+            header.profileUsable = profileConverts(like: image, space: space)
+        }
         return header
     }
 

@@ -26,6 +26,12 @@ exiftool -q -overwrite_original -Orientation#=6 \
   -DateTimeOriginal="2023:06:01 14:03:22" -Make=JournalMedia -Model=SampleMaker \
   "$out/orientation-6-gps-p3.jpg"
 
+# 1b. JPEG stored sideways (orientation 8) tagged with libvips' own sRGB profile, as cameras
+#     tag theirs: the decode must see the profile is sRGB and leave the colours alone.
+vips rot "$work/scene.ppm" "$work/stored8.v" d90
+vips jpegsave "$work/stored8.v" "$out/orientation-8-srgb.jpg" --Q 85 --profile srgb
+exiftool -q -overwrite_original -Orientation#=8 "$out/orientation-8-srgb.jpg"
+
 # 2. CMYK JPEG (converted with the default CMYK profile, which is embedded).
 vips icc_transform "$work/scene.ppm" "$work/cmyk.v" cmyk --input-profile srgb
 vips jpegsave "$work/cmyk.v" "$out/cmyk.jpg" --Q 90

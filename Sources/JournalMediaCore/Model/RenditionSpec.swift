@@ -91,8 +91,10 @@ public struct RenditionSpec: Codable, Sendable, Hashable {
     public var fit: RenditionFit
     /// Encoder quality 1–100 (WebP and JPEG).
     public var quality: Int
-    /// WebP: encoder effort 0 (fastest) – 6 (smallest); AVIF: 0 – 9; JPEG XL: 1 – 9; nil:
-    /// libvips' default (4; JPEG XL 7).
+    /// WebP: encoder effort 0 (fastest) – 6 (smallest), nil: 2; JPEG: 4 or more turns on
+    /// Huffman table optimisation (nil: off, except under a byte limit); AVIF: 0 – 9, nil:
+    /// libvips' default, 4; JPEG XL: 1 – 9, nil: 7. See `RenditionRenderer` for the measured
+    /// trade-offs.
     public var effort: Int?
     /// JPEG: chroma subsampling; nil: 4:2:0 (`on`).
     public var chromaSubsampling: ChromaSubsampling?

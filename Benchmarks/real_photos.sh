@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Real-photo classes (issue 19; part of make bench): journal-media convert --jobs 2 (default
+# renditions) beside Pillow (Benchmarks/pillow_peer.py, 2 processes, the same renditions; PNG
+# fallback for sources with real transparency on both sides) and the libvips C loop
+# (Benchmarks/vips_loop.c, 2 threads), per class of input:
+#   camera  camera-like JPEGs 3–16 MP whose long side (2048–4608 px) no power-of-two DCT
+#           shrink fits to 1600 px, some sideways, some tagged sRGB or Display P3
+#   small   JPEGs under 200 KB (640–1200 px): the fixed per-asset costs
+#   png     PNGs, opaque photos and RGBA "stickers" with real transparency
+#   heic    phone-like HEICs (x265 through libheif), 12 MP
+# made by Benchmarks/photo_like.py with the vips CLI (deterministic, no downloads). When the
+# corpus (CORPUS, default ../shared/corpus) exists, its real files of each class are added
+# (camera JPEGs over 500 KB, JPEGs of 20–200 KB, PNGs over 20 KB, HEICs).
+# Per class and tool: best wall time of RUNS, CPU seconds (user + system) of that run, peak
+# RSS; ratios vs Pillow (wall and CPU) and vs the C loop. Then the per-asset CPU floor
+# (Benchmarks/limit.c: decode at the best scale + two bilinear resizes + both encodes) and
+# journal-media's CPU per asset against it, and the camera class's PSNR (Benchmarks/quality.py).
+# With OUTPUT=FILE the tables are also written there. CONVERT_BENCH=PATH times that
+# convert-bench binary (the same batch, no server dependencies) instead of the CLI;
+# BEFORE_BENCH=PATH adds a row for another convert-bench build (before/after a change).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+bench=$root/.build/bench
+runs=${RUNS:-3}
+corpus=${CORPUS:-$root/../shared/corpus}
+mkdir -p "$bench"
+if [ ! -x "$bench/venv/bin/python" ]; then
+  python3 -m venv "$bench/venv"
+  "$bench/venv/bin/pip" install -q --disable-pip-version-check pillow pillow-heif numpy
+fi
+PY=$bench/venv/bin/python
+gcc -O2 -o "$bench/vips_loop" Benchmarks/vips_loop.c $(pkg-config --cflags --libs vips) -lpthread
+gcc -O2 -o "$bench/limit" Benchmarks/limit.c $(pkg-config --cflags --libs vips)
+bin=$(swift build -c release --show-bin-path)/journal-media
+real=$bench/real
+
+# Generated inputs, made once (each file only when missing, so an interrupted run resumes).
+if [ ! -f "$real/.complete" ]; then
+  mkdir -p "$real/camera" "$real/small" "$real/png" "$real/heic"
+  work=$(mktemp -d)
+  photo() { "$PY" Benchmarks/photo_like.py "$@"; }
+  i=0
+  for size in 2048x1536 2304x1728 2592x1944 2816x2112 3264x2448 3648x2736 4000x3000 4608x3456; do
+    i=$((i + 1)); w=${size%x*}; h=${size#*x}; out=$real/camera/cam-$i.jpg
+    [ -f "$out" ] && continue
+    photo "$work/p.ppm" "$w" "$h" "$i"
+    case $((i % 4)) in
+      0) vips jpegsave "$work/p.ppm" "$out" --Q 92 --profile srgb ;;
+      1) vips jpegsave "$work/p.ppm" "$out" --Q 90 ;;
+      2) vips rot "$work/p.ppm" "$work/r.v" d270
+         vips jpegsave "$work/r.v" "$out" --Q 90 --profile srgb
+         exiftool -q -overwrite_original -Orientation#=6 "$out" 2>/dev/null || true ;;
+      3) vips icc_transform "$work/p.ppm" "$work/q.v" p3 --input-profile srgb
+         vips jpegsave "$work/q.v" "$out" --Q 92 --profile p3 ;;
+    esac
+  done
+  for size in 640x480 800x600 1024x768 1200x900 960x640 1080x720 720x960 1000x750; do
+    i=$((i + 1)); w=${size%x*}; h=${size#*x}; out=$real/small/small-$i.jpg
+    [ -f "$out" ] && continue
+    photo "$work/p.ppm" "$w" "$h" "$i"
+    vips jpegsave "$work/p.ppm" "$out" --Q 80
+  done
+  for size in 1200x900 2000x1500 1024x1024; do
+    i=$((i + 1)); w=${size%x*}; h=${size#*x}
+    if [ ! -f "$real/png/photo-$i.png" ]; then
+      photo "$work/p.ppm" "$w" "$h" "$i"
+      vips pngsave "$work/p.ppm" "$real/png/photo-$i.png"
+    fi
+    if [ ! -f "$real/png/sticker-$i.png" ]; then
+      photo "$work/a.pam" "$w" "$h" "$((i + 50))" alpha
+      vips pngsave "$work/a.pam" "$real/png/sticker-$i.png"
+    fi
+  done
+  for size in 4032x3024 3024x4032 4032x2268; do
+    i=$((i + 1)); w=${size%x*}; h=${size#*x}; out=$real/heic/phone-$i.heic
+    [ -f "$out" ] && continue
+    photo "$work/p.ppm" "$w" "$h" "$i"
+    vips heifsave "$work/p.ppm" "$out" --Q 50 --compression hevc
+  done
+  rm -rf "$work"
+  touch "$real/.complete"
+fi
+
+# The corpus's real files of each class, linked in beside the generated ones.
+add_corpus() { # CLASS FIND-ARGS...
+  local class=$1; shift
+  [ -d "$corpus" ] || return 0
+  find "$corpus" -type f "$@" -print0 | sort -z | while IFS= read -r -d '' f; do
+    # Copied, not linked: convert does not follow symbolic links inside a folder.
+    cp "$f" "$real/$class/corpus-$(echo "$f" | md5sum | cut -c1-8)-$(basename "$f")"
+  done
+}
+find "$real" -name 'corpus-*' -delete
+add_corpus camera \( -iname '*.jpg' -o -iname '*.jpeg' \) -size +500k
+add_corpus small \( -iname '*.jpg' -o -iname '*.jpeg' \) -size +20k -size -200k
+add_corpus png -iname '*.png' -size +20k
+add_corpus heic -iname '*.heic'
+
+source Benchmarks/measure.sh
+# measure_cpu CMD...: like measure, but prints "best_seconds cpu_seconds_of_best peak_rss_kib".
+measure_cpu() {
+  local best="" cpu="" rss=0 secs kib user sys
+  for _ in $(seq "$runs"); do
+    rm -rf "$bench/real-out"; mkdir -p "$bench/real-out"
+    /usr/bin/time -f "%e %M %U %S" -o "$bench/time.txt" "$@" >"$bench/stdout.txt" 2>"$bench/stderr.txt" || {
+      echo "benchmark command failed: $*" >&2; cat "$bench/stderr.txt" >&2; exit 1; }
+    read -r secs kib user sys < "$bench/time.txt"
+    if [ -z "$best" ] || awk "BEGIN{exit !($secs < $best)}"; then
+      best=$secs; cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f", u + s}')
+    fi
+    [ "$kib" -gt "$rss" ] && rss=$kib
+  done
+  echo "$best $cpu $rss"
+}
+
+table="| class (files) | tool, 2 workers | seconds | assets/s | CPU s | peak RSS MiB | vs Pillow wall | vs Pillow CPU | vs C loop wall |
+|---|---|---:|---:|---:|---:|---:|---:|---:|"
+limits="| class | floor ms/asset (decode + resize + encode) | journal-media CPU ms/asset | ratio to floor |
+|---|---:|---:|---:|"
+for class in camera small png heic; do
+  files=("$real/$class"/*)
+  n=${#files[@]}
+  if [ -n "${CONVERT_BENCH:-}" ]; then
+    read -r jw jc jr < <(measure_cpu "$CONVERT_BENCH" "$real/$class" "$bench/real-out" 2)
+  else
+    read -r jw jc jr < <(measure_cpu "$bin" convert "$real/$class" --output "$bench/real-out" --jobs 2 --quiet --force)
+  fi
+  read -r pw pc pr < <(measure_cpu "$PY" Benchmarks/pillow_peer.py "$bench/real-out" 2 "${files[@]}")
+  read -r cw cc cr < <(measure_cpu "$bench/vips_loop" "$bench/real-out" 2 "${files[@]}")
+  row() { awk -v c="$class ($n)" -v t="$1" -v s="$2" -v cpu="$3" -v rss="$4" -v n="$n" -v pw="$pw" -v pc="$pc" -v cw="$cw" \
+    'BEGIN{printf "| %s | %s | %.2f | %.1f | %.2f | %.0f | %.2f× | %.2f× | %.2f× |\n", c, t, s, n/s, cpu, rss/1024, pw/s, pc/cpu, cw/s}'; }
+  table+=$'\n'$(row "journal-media convert --jobs 2" "$jw" "$jc" "$jr")
+  if [ -n "${BEFORE_BENCH:-}" ]; then
+    read -r bw bc br < <(measure_cpu "$BEFORE_BENCH" "$real/$class" "$bench/real-out" 2)
+    table+=$'\n'$(row "before (BEFORE_BENCH), 2 jobs" "$bw" "$bc" "$br")
+  fi
+  table+=$'\n'$(row "Pillow, 2 processes" "$pw" "$pc" "$pr")
+  table+=$'\n'$(row "C loop (vips_thumbnail ×2), 2 threads" "$cw" "$cc" "$cr")
+  read -r _ floor fd frs fen < <("$bench/limit" "${files[@]}" 2>/dev/null | tail -1)
+  limits+=$'\n'$(awk -v c="$class" -v f="$floor" -v d="$fd" -v r="$frs" -v e="$fen" -v cpu="$jc" -v n="$n" \
+    'BEGIN{printf "| %s | %.1f (%.1f + %.1f + %.1f) | %.1f | %.2f× |", c, f, d, r, e, cpu*1000/n, cpu*1000/n/f}')
+done
+# The camera class's fallback JPEGs against a careful reference (Benchmarks/quality.py).
+rm -rf "$bench/real-q-jm" "$bench/real-q-pil"; mkdir -p "$bench/real-q-pil"
+if [ -n "${CONVERT_BENCH:-}" ]; then "$CONVERT_BENCH" "$real/camera" "$bench/real-q-jm" 2 >/dev/null
+else "$bin" convert "$real/camera" --output "$bench/real-q-jm" --quiet --force; fi
+"$PY" Benchmarks/pillow_peer.py "$bench/real-q-pil" 2 "$real"/camera/* >/dev/null
+quality=$("$PY" Benchmarks/quality.py "$real/camera" "$bench/real-q-jm" "$bench/real-q-pil")
+echo "$table"
+echo
+echo "Camera class, fallback JPEGs against a reference (full decode, ICC → sRGB, LANCZOS; Benchmarks/quality.py):"
+echo "$quality"
+echo
+echo "Per-asset CPU floor (Benchmarks/limit.c, one thread, median of 3) against journal-media's CPU per asset at --jobs 2:"
+echo "$limits"
+if [ -n "${OUTPUT:-}" ]; then
+  { echo "$table"; echo
+    echo "Per-asset CPU floor (\`Benchmarks/limit.c\`: decode at the best DCT scale + two bilinear resizes"
+    echo "+ JPEG q85 / PNG and WebP q80 effort 2 encodes, one thread, median of 3) against journal-media's"
+    echo "CPU per asset at --jobs 2 (start-up included):"
+    echo; echo "$limits"; echo
+    echo "Camera class, fallback JPEGs against a reference (\`Benchmarks/quality.py\`), mean PSNR per group:"
+    echo; echo "$quality"; } > "$OUTPUT"
+fi

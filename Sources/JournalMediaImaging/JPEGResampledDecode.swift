@@ -1,0 +1,77 @@
+import CVips
+import JournalMediaCore
+
+/// The decode of RGB and untagged grey JPEGs: libjpeg-turbo at the smallest DCT scale (1/1,
+/// 1/2, 1/4, 1/8) that still covers the target box, the remaining 0.5–1× reduction by
+/// `InMemoryResize` (not libvips' `thumbnail`, whose scalar `reduce` cost more than the
+/// decode on 2–8 MP photos), then, on the small image, the ICC conversion to sRGB (skipped
+/// for sRGB-equivalent profiles, `SRGBProfileMatch`) and the EXIF orientation.
+///
+/// Runs on the calling thread inside `ImageDecoder.decode`; costs one decode at the DCT
+/// scale (held in memory, at most 4× the target's pixels), one resample, and the transform
+/// and rotation of the target-sized image.
+enum JPEGResampledDecode {
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, colourManaged: Bool
+    ) throws(VipsError) -> DecodedImage {
+        let shrink = ImageDecoder.jpegShrink(header, width: width, height: height) ?? 1
+        let load = try VipsOperationCall("jpegload_buffer")
+        try load.set("buffer", .borrowedBlob(bytes))
+        try load.set("shrink", .int(shrink))
+        try load.set("fail_on", .nick("truncated"))
+        try load.build()
+        let loaded = try load.outputImage()
+        let transform = colourManaged && header.hasProfile && !header.profileIsSRGB && header.colourSpace == .rgb
+        var image = try loaded.materialised()
+        // The target in display orientation, as the renditions size it (`scaledSize`), then
+        // in the stored orientation the pixels have.
+        let swapped = header.orientation >= 5
+        let shownWidth = swapped ? image.height : image.width, shownHeight = swapped ? image.width : image.height
+        let scale = min(Double(width) / Double(max(1, header.displayWidth)),
+                        Double(height) / Double(max(1, header.displayHeight)), 1)
+        let targetWidth = min(shownWidth, max(1, Int((Double(header.displayWidth) * scale).rounded())))
+        let targetHeight = min(shownHeight, max(1, Int((Double(header.displayHeight) * scale).rounded())))
+        let stored = swapped ? (targetHeight, targetWidth) : (targetWidth, targetHeight)
+        if let resized = try InMemoryResize.resized(image, width: stored.0, height: stored.1) {
+            image = resized
+            if transform { try copyProfile(from: loaded, to: image) }
+        }
+        if transform {
+            let icc = try VipsOperationCall("icc_transform")
+            try icc.set("in", .image(image))
+            try icc.set("embedded", .bool(true))
+            try icc.set("input_profile", .string("srgb"))
+            try icc.set("output_profile", .string("srgb"))
+            try icc.set("intent", .nick("relative"))
+            try icc.build()
+            image = try ImageDecoder.eightBitDisplayColour(try icc.outputImage())
+        }
+        if header.orientation != 1 {
+            let rotate = try VipsOperationCall("copy")
+            try rotate.set("in", .image(image))
+            try rotate.build()
+            let tagged = try rotate.outputImage()
+            vips_image_set_int(tagged.pointer, VIPS_META_ORIENTATION, Int32(header.orientation))
+            let autorot = try VipsOperationCall("autorot")
+            try autorot.set("in", .image(tagged))
+            try autorot.build()
+            image = try autorot.outputImage()
+        }
+        let memory = image.pointer.pointee.data != nil && image.pointer.pointee.dtype == VIPS_IMAGE_SETBUF
+            ? image : try image.materialised()
+        for field in memory.fieldNames where !ImageDecoder.coreFields.contains(field) {
+            memory.removeField(field)
+        }
+        return DecodedImage(image: memory, hasRealTransparency: false)
+    }
+
+    /// Attaches a copy of `source`'s embedded ICC profile to `image` (an image this code made).
+    private static func copyProfile(from source: VipsImageHandle, to image: VipsImageHandle) throws(VipsError) {
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard vips_image_get_blob(source.pointer, VIPS_META_ICC_NAME, &data, &length) == 0, let data else {
+            throw VipsError(message: VipsRuntime.failureMessage("reading the embedded ICC profile"))
+        }
+        vips_image_set_blob_copy(image.pointer, VIPS_META_ICC_NAME, data, length)
+    }
+}
