@@ -32,8 +32,8 @@ package enum ImageDecoder {
     /// An embedded profile that lcms cannot use (malformed, a device link or named-colour
     /// profile, or for another colour space) does not lose the image: its colours are taken
     /// as they are, without colour management (a HEIC is not decoded twice for that).
-    /// HEICs that the in-process HEVC path decodes (`HEIFHEVCDecoder`, in the video layer)
-    /// come in through `decode(heic:)` instead.
+    /// HEICs and AVIFs that the in-process paths decode (`HEIFHEVCDecoder`, `AVIFAV1Decoder`,
+    /// in the video layer) come in through `decode(heic:)` instead.
     /// The pixel computation stops early when the calling thread's `DecodeGuard` says stop.
     /// Decodes once: whether the embedded profile is used was decided from the header
     /// (`ImageHeader.profileUsable`), so a file that fails to decode is not decoded again.
@@ -154,9 +154,10 @@ package enum ImageDecoder {
         return DecodedImage(image: memory, hasRealTransparency: transparent)
     }
 
-    /// A HEIC decoded by `HEIFHEVCDecoder` (already fitted and upright) as a libvips image,
-    /// converted to sRGB (see `decodedHEIC`); the HEVC decode is done once, only the colour
-    /// conversion is retried without colour management when its profile is unusable.
+    /// A HEIC or AVIF decoded in-process (`HEIFHEVCDecoder`, `AVIFAV1Decoder`: already fitted
+    /// and upright) as a libvips image, converted to sRGB (see `decodedHEIC`); the decode is
+    /// done once, only the colour conversion is retried without colour management when its
+    /// profile is unusable.
     package static func decode(heic fast: HEIFDecodedRGB) throws(VipsError) -> DecodedImage {
         let transforms = fast.iccProfile != nil || fast.builtInProfile != nil
         return try withoutUnusableProfile(transforms: transforms) { colourManaged throws(VipsError) in

@@ -1,12 +1,23 @@
-/// What the in-process HEVC path needs to know about a HEIF file's primary image, read from
-/// its `meta` box: the HEVC tiles (one for a plain `hvc1` item, rows × columns for a `grid`),
-/// the decoder configuration (`hvcC`), the output size, the transformative properties
-/// (`clap`, `irot`, `imir`) in the order they apply, and the colour description (`colr`).
+/// The coding of the image items an in-process decoder reads: HEVC (`hvc1` items, `hvcC`)
+/// for HEIC, AV1 (`av01` items, `av1C`) for AVIF.
+package enum HEIFCodec: Sendable {
+    case hevc
+    case av1
+
+    var itemType: String { self == .hevc ? "hvc1" : "av01" }
+}
+
+/// What an in-process decoder needs to know about a HEIF/AVIF file's primary image, read from
+/// its `meta` box: the coded tiles (one for a plain `hvc1`/`av01` item, rows × columns for a
+/// `grid`), the decoder configuration (`hvcC` or `av1C`), the output size, the transformative
+/// properties (`clap`, `irot`, `imir`) in the order they apply, the colour description
+/// (`colr`) and, for HDR, the content light level (`clli`).
 ///
-/// Made by `HEIFImageItems.primary(in:)` once per HEIC before decoding; costs the `meta`
-/// walk plus one copy of the coded tile bytes. Returns nil for everything the fast path does
-/// not handle (so the caller keeps libvips' heifload): non-HEVC items, alpha, more than 8
-/// bits, PQ/HLG transfers, unknown essential properties, missing or inconsistent tiles.
+/// Made by `HEIFImageItems.primary(in:)` once per HEIC or AVIF before decoding; costs the
+/// `meta` walk plus one copy of the coded tile bytes. Returns nil for everything the fast
+/// paths do not handle (so the caller keeps libvips' heifload): items of another codec,
+/// alpha, unknown essential properties, missing or inconsistent tiles; for HEVC also more
+/// than 8 bits and PQ/HLG transfers (the AV1 path tone-maps those itself).
 package struct HEIFCodedImage {
     /// A transformative property, in display order.
     package enum Transform: Equatable {
@@ -26,9 +37,12 @@ package struct HEIFCodedImage {
         package var fullRange: Bool
     }
 
-    /// The `hvcC` payload (decoder configuration record), handed to libavcodec as extradata.
+    package var codec: HEIFCodec = .hevc
+    /// The `hvcC` or `av1C` payload (decoder configuration record), handed to libavcodec as
+    /// extradata.
     package var configuration: [UInt8]
-    /// Coded tiles in raster order: NAL units with the length prefix `hvcC` names.
+    /// Coded tiles in raster order: HEVC NAL units with the length prefix `hvcC` names, or
+    /// AV1 OBUs (low-overhead format, one temporal unit).
     package var tiles: [[UInt8]]
     package var columns: Int
     package var rows: Int
@@ -39,6 +53,8 @@ package struct HEIFCodedImage {
     package var nclx: NCLX?
     /// An ICC profile from `colr` of type `prof` or `rICC`.
     package var iccProfile: [UInt8]?
+    /// `clli`'s maximum content light level in cd/m², when the file has one (0 is "unknown").
+    package var maximumContentLight: Int?
 
     /// Size after all transforms.
     package var displaySize: (width: Int, height: Int) {
@@ -60,23 +76,26 @@ package enum HEIFImageItems {
 
     /// The primary image of the HEIF file in `source`, or nil when the fast path cannot take it.
     /// `maximumCodedBytes` bounds the tile bytes copied out of the file.
-    static func primary(in source: some ByteSource, maximumCodedBytes: Int = 256 * 1024 * 1024) -> HEIFCodedImage? {
+    static func primary(in source: some ByteSource, codec: HEIFCodec = .hevc,
+                        maximumCodedBytes: Int = 256 * 1024 * 1024) -> HEIFCodedImage? {
         guard let meta = HEIFMeta(source), let primary = meta.primaryItem else { return nil }
-        return image(primary, in: meta, maximumCodedBytes: maximumCodedBytes)
+        return image(primary, in: meta, codec: codec, maximumCodedBytes: maximumCodedBytes)
     }
 
     /// The primary image and its first thumbnail (an item with a `thmb` reference to the
     /// primary) that the fast path can decode. Nil when the primary itself cannot be taken.
-    package static func primaryAndThumbnail(in source: some ByteSource, maximumCodedBytes: Int = 256 * 1024 * 1024)
+    package static func primaryAndThumbnail(in source: some ByteSource, codec: HEIFCodec = .hevc,
+                                            maximumCodedBytes: Int = 256 * 1024 * 1024)
         -> (primary: HEIFCodedImage, thumbnail: HEIFCodedImage?)? {
         guard let meta = HEIFMeta(source), let primary = meta.primaryItem,
-              let image = image(primary, in: meta, maximumCodedBytes: maximumCodedBytes) else { return nil }
+              let image = image(primary, in: meta, codec: codec, maximumCodedBytes: maximumCodedBytes) else { return nil }
         let thumbnail = meta.references.first { $0.type == "thmb" && $0.to.contains(primary) }
-            .flatMap { Self.image($0.from, in: meta, maximumCodedBytes: maximumCodedBytes) }
+            .flatMap { Self.image($0.from, in: meta, codec: codec, maximumCodedBytes: maximumCodedBytes) }
         return (image, thumbnail)
     }
 
-    private static func image<Source: ByteSource>(_ primary: Int, in meta: HEIFMeta<Source>, maximumCodedBytes: Int) -> HEIFCodedImage? {
+    private static func image<Source: ByteSource>(_ primary: Int, in meta: HEIFMeta<Source>, codec: HEIFCodec,
+                                                  maximumCodedBytes: Int) -> HEIFCodedImage? {
         guard let item = meta.item(primary) else { return nil }
         // Alpha planes are auxiliary images (`auxl`) of the image with an alpha URN.
         for reference in meta.references where reference.type == "auxl" && reference.to.contains(primary) {
@@ -87,7 +106,7 @@ package enum HEIFImageItems {
         var columns = 1, rows = 1
         var outputSize: (Int, Int)?
         switch item.type {
-        case "hvc1":
+        case codec.itemType:
             tileIDs = [primary]
         case "grid":
             guard let data = meta.bytes(of: primary, limit: 64), let grid = gridLayout(data) else { return nil }
@@ -98,14 +117,15 @@ package enum HEIFImageItems {
             return nil
         }
         // Properties of the primary item: transforms, colour, size; then the tiles' coding.
-        guard let own = properties(meta.properties(of: primary), in: meta.source) else { return nil }
+        guard let own = properties(meta.properties(of: primary), codec: codec, in: meta.source) else { return nil }
         var configuration: [UInt8]?
         var tileSize: (Int, Int)?
         var tiles: [[UInt8]] = []
         var budget = maximumCodedBytes
         for id in tileIDs {
-            guard meta.item(id)?.type == "hvc1", let tile = properties(meta.properties(of: id), in: meta.source),
-                  let hvcC = tile.configuration, tile.bitDepthOK,
+            guard meta.item(id)?.type == codec.itemType,
+                  let tile = properties(meta.properties(of: id), codec: codec, in: meta.source),
+                  let hvcC = tile.configuration, tile.bitDepthOK || codec == .av1,
                   id == primary || tile.transforms.isEmpty else { return nil }
             // Every tile must be decodable by the one decoder configured from the first.
             if let configuration { guard configuration == hvcC else { return nil } } else { configuration = hvcC }
@@ -116,8 +136,8 @@ package enum HEIFImageItems {
             budget -= bytes.count
             tiles.append(bytes)
         }
-        guard let configuration, own.bitDepthOK else { return nil }
-        if item.type == "hvc1" { outputSize = own.size }
+        guard let configuration, own.bitDepthOK || codec == .av1 else { return nil }
+        if item.type == codec.itemType { outputSize = own.size }
         guard let (width, height) = outputSize, width > 0, height > 0 else { return nil }
         if item.type == "grid" {
             // The tiles must cover the output, and not by a whole spare row or column.
@@ -127,14 +147,19 @@ package enum HEIFImageItems {
         }
         // Colour: the primary's own `colr`, else the first tile's.
         var nclx = own.nclx, icc = own.icc
-        if nclx == nil, icc == nil, let first = tileIDs.first, let tile = properties(meta.properties(of: first), in: meta.source) {
-            nclx = tile.nclx
-            icc = tile.icc
+        var contentLight = own.contentLight
+        if let first = tileIDs.first, let tile = properties(meta.properties(of: first), codec: codec, in: meta.source) {
+            if nclx == nil, icc == nil {
+                nclx = tile.nclx
+                icc = tile.icc
+            }
+            contentLight = contentLight ?? tile.contentLight
         }
-        if let nclx, [16, 18].contains(nclx.transfer) { return nil }  // PQ, HLG
+        if codec == .hevc, let nclx, [16, 18].contains(nclx.transfer) { return nil }  // PQ, HLG
         guard let transforms = resolve(own.transforms, width: width, height: height) else { return nil }
-        return HEIFCodedImage(configuration: configuration, tiles: tiles, columns: columns, rows: rows,
-                              width: width, height: height, transforms: transforms, nclx: nclx, iccProfile: icc)
+        return HEIFCodedImage(codec: codec, configuration: configuration, tiles: tiles, columns: columns, rows: rows,
+                              width: width, height: height, transforms: transforms, nclx: nclx, iccProfile: icc,
+                              maximumContentLight: contentLight)
     }
 
     /// The ImageGrid structure (ISO/IEC 23008-12 6.6.2.3.2).
@@ -158,6 +183,7 @@ package enum HEIFImageItems {
         package var transforms: [RawTransform] = []
         package var nclx: HEIFCodedImage.NCLX?
         var icc: [UInt8]?
+        var contentLight: Int?
     }
 
     private enum RawTransform {
@@ -167,14 +193,23 @@ package enum HEIFImageItems {
         case imir(Int)
     }
 
-    private static let understood: Set<String> = ["hvcC", "ispe", "irot", "imir", "clap", "colr", "pixi", "auxC"]
+    private static let understood: Set<String> = ["hvcC", "av1C", "ispe", "irot", "imir", "clap", "colr", "pixi", "auxC",
+                                                  "clli"]
 
-    private static func properties(_ list: [(box: HEIFBox, essential: Bool)], in source: some ByteSource) -> Properties? {
+    private static func properties(_ list: [(box: HEIFBox, essential: Bool)], codec: HEIFCodec,
+                                   in source: some ByteSource) -> Properties? {
         var result = Properties()
         for (box, essential) in list {
             if essential, !understood.contains(box.type) { return nil }
             switch box.type {
-            case "hvcC":
+            case "av1C" where codec == .av1:
+                // marker + version 1, profile/level, tier/depth/chroma, delay, then config OBUs.
+                guard result.configuration == nil, box.end - box.content >= 4, box.end - box.content <= 64 * 1024,
+                      let payload = source.read(box.content, box.end - box.content), payload[0] == 0x81 else { return nil }
+                result.configuration = payload
+            case "clli":
+                if let level = source.uint16BE(box.content), level > 0 { result.contentLight = level }
+            case "hvcC" where codec == .hevc:
                 guard result.configuration == nil, box.end - box.content >= 23, box.end - box.content <= 64 * 1024,
                       let payload = source.read(box.content, box.end - box.content) else { return nil }
                 // chromaFormat at byte 16, bitDepthLumaMinus8 at 17, bitDepthChromaMinus8 at 18.

@@ -1,6 +1,7 @@
-/// A HEIC decoded in-process by the fast path: packed 8-bit RGB already fitted to the box
-/// and upright (HEIF `clap`, `irot`, `imir` applied), with the colour space it is in. Made
-/// by the video layer's `HEIFHEVCDecoder`, turned into a libvips image by the imaging layer.
+/// A HEIC or AVIF decoded in-process by a fast path: packed 8-bit RGB already fitted to the
+/// box and upright (HEIF `clap`, `irot`, `imir` applied), with the colour space it is in.
+/// Made by the video layer's `HEIFHEVCDecoder` or `AVIFAV1Decoder`, turned into a libvips
+/// image by the imaging layer.
 package struct HEIFDecodedRGB {
     package var rgb: [UInt8]
     package var width: Int

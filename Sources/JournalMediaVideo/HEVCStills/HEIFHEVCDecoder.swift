@@ -32,7 +32,6 @@ package enum HEIFHEVCDecoder {
         else { return nil }
         if let expectedSize, expectedSize != items.primary.displaySize { return nil }
         let coded = chooseItem(items, boxWidth: boxWidth, boxHeight: boxHeight)
-        let display = coded.displaySize
         guard coded.width.multipliedReportingOverflow(by: coded.height).partialValue <= maximumPixels else { return nil }
 
         var colourSpace = builtInProfile(coded.nclx)
@@ -46,30 +45,16 @@ package enum HEIFHEVCDecoder {
                   let matrix = YUVToRGBResampler.swscaleMatrix(coded.nclx?.matrix ?? signal.matrix) else { return nil }
             let fullRange = coded.nclx?.fullRange ?? signal.fullRange
             var planes = assembled
-            var turned = false
-            for transform in coded.transforms {
-                switch transform {
-                case let .crop(left, top, width, height):
-                    guard let region = planes.cropped(left: left, top: top, width: width, height: height) else { return nil }
-                    planes = region
-                case .rotate(let turns): if turns % 2 == 1 { turned.toggle() }
-                case .mirror: break
-                }
+            for case let .crop(left, top, width, height) in coded.transforms {
+                guard let region = planes.cropped(left: left, top: top, width: width, height: height) else { return nil }
+                planes = region
             }
-            let target = fitted(width: display.width, height: display.height, boxWidth: boxWidth, boxHeight: boxHeight)
-            var width = turned ? target.height : target.width, height = turned ? target.width : target.height
-            var rgb = try YUVToRGBResampler.resample(planes, width: width, height: height, matrix: matrix,
-                                                     fullRange: fullRange)
-            for transform in coded.transforms {
-                switch transform {
-                case .crop: break
-                case .rotate(let turns):
-                    (rgb, width, height) = RGBRotation.rotate(rgb, width: width, height: height, clockwise: (4 - turns) % 4 * 90)
-                case .mirror(let horizontal):
-                    rgb = RGBMirror.mirror(rgb, width: width, height: height, horizontal: horizontal)
-                }
-            }
-            return HEIFDecodedRGB(rgb: rgb, width: width, height: height, iccProfile: coded.iccProfile, builtInProfile: builtIn)
+            let target = HEIFUpright.codedTarget(coded, boxWidth: boxWidth, boxHeight: boxHeight)
+            let scaled = try YUVToRGBResampler.resample(planes, width: target.width, height: target.height, matrix: matrix,
+                                                        fullRange: fullRange)
+            let upright = HEIFUpright.apply(coded.transforms, to: scaled, width: target.width, height: target.height)
+            return HEIFDecodedRGB(rgb: upright.rgb, width: upright.width, height: upright.height, iccProfile: coded.iccProfile,
+                                  builtInProfile: builtIn)
         } catch {
             return nil
         }

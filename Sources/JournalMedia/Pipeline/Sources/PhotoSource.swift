@@ -153,12 +153,19 @@ enum StillDecoding {
     }
 
     /// The decode: HEICs through libavcodec's HEVC decoder + swscale when the file is one
-    /// that path handles (single images and grids, 8-bit, no alpha), else libvips.
+    /// that path handles (single images and grids, 8-bit, no alpha), AVIFs through
+    /// libavcodec's libdav1d + swscale or the HDR tone-map (single items without alpha),
+    /// else libvips.
     static func pixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
                        upscale: Bool, failOn: ImageDecoder.DecodeFailure = .truncated) throws(VipsError) -> DecodedImage {
         if header.format == .heic, !upscale,
            let fast = HEIFHEVCDecoder.decode(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
                                              expectedSize: (header.displayWidth, header.displayHeight)) {
+            return try ImageDecoder.decode(heic: fast)
+        }
+        if header.format == .avif, !upscale,
+           let fast = AVIFAV1Decoder.decode(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
+                                            expectedSize: (header.displayWidth, header.displayHeight)) {
             return try ImageDecoder.decode(heic: fast)
         }
         return try ImageDecoder.decode(bytes, header: header, width: box.width, height: box.height,
