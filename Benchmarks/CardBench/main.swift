@@ -1,6 +1,8 @@
-// card-bench: renders light + dark card pairs of every sample type and writes each card's
-// PNG fallback and WebP thumbnail through RenditionStep, reporting CPU milliseconds per pair.
-//   card-bench [--rounds N] [--jobs N] [--png-compression 0-9]
+// card-bench: renders light + dark card pairs of every sample type and makes each card's
+// PNG fallback and WebP thumbnail as the product does (CardSource + RenditionStep),
+// reporting CPU milliseconds per pair.
+//   card-bench [--rounds N] [--jobs N] [--png-compression 0-9]  (the last: the fallback
+//                                          through libpng + zlib at that level, to compare)
 //                                          timing (make bench runs it at --jobs 1 and 2)
 //   card-bench --per-type                  drawing only, CPU per card of each type
 //   card-bench --write DIR [--with-texts]  one PNG per type and appearance, for the README (with

@@ -9,8 +9,8 @@ import JournalMediaImaging
 /// Runs on the processor's thread when `AssetProcessor.process(_:name:)` is handed it;
 /// costs one card render (text layout and composition, tens of milliseconds), after which
 /// the renditions cost what a photo's do, except two made here for less: the PNG at the
-/// card's size (`CardPNGEncoder`) and the thumbnails, scaled down with a tent filter
-/// (`CardThumbnailScaler`, half the CPU of the photo path's lanczos3). What the renderer reports (missing glyphs,
+/// card's size (`CardPNGEncoder`) and the thumbnails, scaled down by area averaging
+/// (`CardThumbnailScaler`, a fraction of the CPU of the photo path's lanczos3). What the renderer reports (missing glyphs,
 /// shrunk or shortened text) is kept in `report` for the caller.
 public struct CardSource: ImageSource {
     public let spec: CardSpec
@@ -47,7 +47,7 @@ public struct CardSource: ImageSource {
     /// - A PNG at the card's own size (the fallback): `CardPNGEncoder`, a deflate coder made
     ///   for flat-colour cards, several times cheaper than libpng with zlib.
     /// - A smaller rendition fitted inside a box (the thumbnail): scaled down with
-    ///   `CardThumbnailScaler`'s tent filter to its exact size, then encoded by
+    ///   `CardThumbnailScaler` (area averaging) to its exact size, then encoded by
     ///   `RenditionRenderer`, which finds nothing left to resize.
     private func renditions(of card: DecodedImage, plan: DecodePlan, into result: inout AssetResult) throws(AssetError) {
         for rendition in plan.renditions where rendition.byteLimit == nil
