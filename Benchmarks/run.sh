@@ -75,7 +75,8 @@ if [ "${WRITE_RESULTS:-0}" = 1 ]; then
     echo "## Cards (\`card-bench\`)"
     echo
     echo "Every sample card type (Benchmarks/CardBench/CardSamples.swift) drawn light and dark, each"
-    echo "written as a 1200×1500 PNG fallback and a 512 px WebP thumbnail through RenditionStep;"
+    echo "written as a 1200×1500 PNG fallback and a 512 px WebP thumbnail the way the product does it"
+    echo "(CardSource + RenditionStep; target ≤ 50 ms CPU per pair at --jobs 1);"
     echo "CPU time of the whole process per pair:"
     echo
     echo "- $cards1"

@@ -1,6 +1,8 @@
-// card-bench: renders light + dark card pairs of every sample type and writes each card's
-// PNG fallback and WebP thumbnail through RenditionStep, reporting CPU milliseconds per pair.
-//   card-bench [--rounds N] [--jobs N] [--png-compression 0-9]
+// card-bench: renders light + dark card pairs of every sample type and makes each card's
+// PNG fallback and WebP thumbnail as the product does (CardSource + RenditionStep),
+// reporting CPU milliseconds per pair.
+//   card-bench [--rounds N] [--jobs N] [--png-compression 0-9]  (the last: the fallback
+//                                          through libpng + zlib at that level, to compare)
 //                                          timing (make bench runs it at --jobs 1 and 2)
 //   card-bench --per-type                  drawing only, CPU per card of each type
 //   card-bench --write DIR [--with-texts]  one PNG per type and appearance, for the README (with
@@ -28,12 +30,18 @@ while let argument = arguments.popFirst() {
     }
 }
 
-let renditions: [RenditionSpec] = {
-    var fallback = RenditionSpec(role: "fallback", format: .png, width: CardSpec.defaultWidth,
-                                 height: CardSpec.defaultHeight)
-    fallback.compression = pngCompression
-    return [fallback, RenditionSpec(role: "thumbnail", format: .webp, width: 512)]
-}()
+/// The renditions the product makes of a card (`SuggestionOptions.cardRenditions`), with
+/// `--png-compression N` writing the fallback through libpng + zlib at level N (the
+/// general rendition path) instead of the card's own PNG coder.
+let cardRenditions: [Bool: [RenditionSpec]] = Dictionary(uniqueKeysWithValues: [false, true].map { dark in
+    (dark, SuggestionOptions().cardRenditions(dark: dark).map { spec in
+        var spec = spec
+        if spec.format == .png, let pngCompression { spec.compression = pngCompression }
+        return spec
+    })
+})
+
+let fallbackThroughLibpng = pngCompression != nil
 
 /// CPU seconds used by the calling thread.
 func threadCPUSeconds() -> Double {
@@ -42,20 +50,25 @@ func threadCPUSeconds() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
-/// Renders one pair and runs the rendition step on both cards; returns the renditions and
-/// the thread's CPU seconds spent drawing and spent in the rendition step.
+/// Renders one pair as the product does and returns the renditions and the thread's CPU
+/// seconds spent drawing (with the thumbnail) and spent in the rendition step (the fallback).
 func renderPair(_ light: CardSample, _ dark: CardSample) throws
-    -> (cards: [(CardSample, RenderedCard, AssetResult)], draw: Double, encode: Double) {
-    var out: [(CardSample, RenderedCard, AssetResult)] = []
+    -> (cards: [(CardSample, CardRenderReport, AssetResult)], draw: Double, encode: Double) {
+    var out: [(CardSample, CardRenderReport, AssetResult)] = []
     var draw = 0.0, encode = 0.0
     for sample in [light, dark] {
         let start = threadCPUSeconds()
-        let card = try CardRenderer.render(sample.spec, images: sample.images)
-        let drawn = threadCPUSeconds()
+        // As SuggestionItemWork does it: the card as a source (drawing, thumbnails), then
+        // the rendition step (the PNG fallback).
+        let source = CardSource(spec: sample.spec, images: sample.images)
+        let specs = cardRenditions[sample.spec.appearance == .dark] ?? []
         var result = AssetResult(source: sample.name)
-        try RenditionStep.run(SourceImage(decoded: card.image, width: sample.spec.width, height: sample.spec.height,
-                                          upscale: false),
-                              specs: renditions, analyzeColors: false, name: sample.name, into: &result)
+        // --png-compression: the fallback through libpng + zlib at that level instead.
+        let image = try source.decode(plan: DecodePlan(renditions: specs.filter { !fallbackThroughLibpng || $0.format != .png }),
+                                      into: &result)
+        let drawn = threadCPUSeconds()
+        try RenditionStep.run(image, specs: specs, analyzeColors: false, name: sample.name, into: &result)
+        let card = source.report
         draw += drawn - start
         encode += threadCPUSeconds() - drawn
         out.append((sample, card, result))
@@ -76,7 +89,7 @@ do {
         try FileManager.default.createDirectory(atPath: writeFolder, withIntermediateDirectories: true)
         for (light, dark) in zip(lights, darks) {
             for (sample, card, result) in try renderPair(light, dark).cards {
-                guard let png = result.renditions.first(where: { $0.role == "fallback" }) else { continue }
+                guard let png = result.renditions.first(where: { $0.role.hasPrefix("fallback") }) else { continue }
                 let path = "\(writeFolder)/\(sample.name)-\(sample.spec.appearance.rawValue).png"
                 try Data(png.data).write(to: URL(fileURLWithPath: path))
                 // The texts drawn, one per line, for the OCR check (Benchmarks/card_ocr.sh).
@@ -121,9 +134,9 @@ do {
     }
     let cpu = cpuSeconds() - cpuStart, wall = Date().timeIntervalSince(wallStart)
     let count = Double(work.count)
-    print(String(format: "cards (--jobs %d, PNG compression %@, %d types × %d rounds = %d light+dark pairs, PNG fallback + WebP thumbnail each): "
-                 + "%.1f ms CPU per pair (calling thread: drawing %.1f + rendition step %.1f, the rest in libvips' workers; target ≤ 50 at --jobs 1), %.1f pairs/s wall%@",
-                 jobs, pngCompression.map { "\($0)" } ?? "default (6)", pairs.count, rounds, work.count, cpu / count * 1000, totals.draw / count * 1000,
+    print(String(format: "cards (--jobs %d, PNG %@, %d types × %d rounds = %d light+dark pairs, PNG fallback + WebP thumbnail each): "
+                 + "%.1f ms CPU per pair (calling thread: drawing + thumbnail %.1f + PNG fallback %.1f, the rest in libvips' workers; target ≤ 50 at --jobs 1), %.1f pairs/s wall%@",
+                 jobs, pngCompression.map { "libpng + zlib level \($0)" } ?? "CardPNGEncoder", pairs.count, rounds, work.count, cpu / count * 1000, totals.draw / count * 1000,
                  totals.encode / count * 1000, count / wall, totals.failures > 0 ? ", \(totals.failures) FAILED" : ""))
 } catch {
     FileHandle.standardError.write(Data("card-bench: \(error)\n".utf8))

@@ -8,7 +8,9 @@ import JournalMediaImaging
 ///
 /// Runs on the processor's thread when `AssetProcessor.process(_:name:)` is handed it;
 /// costs one card render (text layout and composition, tens of milliseconds), after which
-/// the renditions cost what a photo's do. What the renderer reports (missing glyphs,
+/// the renditions cost what a photo's do, except two made here for less: the PNG at the
+/// card's size (`CardPNGEncoder`) and the thumbnails, scaled down by area averaging
+/// (`CardThumbnailScaler`, a fraction of the CPU of the photo path's lanczos3). What the renderer reports (missing glyphs,
 /// shrunk or shortened text) is kept in `report` for the caller.
 public struct CardSource: ImageSource {
     public let spec: CardSpec
@@ -36,7 +38,37 @@ public struct CardSource: ImageSource {
         result.width = spec.width
         result.height = spec.height
         result.orientation = 1
+        try renditions(of: card.image, plan: plan, into: &result)
         return SourceImage(decoded: card.image, width: spec.width, height: spec.height, upscale: false)
+    }
+
+    /// The renditions made here, in the plan's order; `RenditionStep` skips roles already
+    /// made and makes any other the usual way.
+    /// - A PNG at the card's own size (the fallback): `CardPNGEncoder`, a deflate coder made
+    ///   for flat-colour cards, several times cheaper than libpng with zlib.
+    /// - A smaller rendition fitted inside a box (the thumbnail): scaled down with
+    ///   `CardThumbnailScaler` (area averaging) to its exact size, then encoded by
+    ///   `RenditionRenderer`, which finds nothing left to resize.
+    private func renditions(of card: DecodedImage, plan: DecodePlan, into result: inout AssetResult) throws(AssetError) {
+        for rendition in plan.renditions where rendition.byteLimit == nil
+            && !result.renditions.contains(where: { $0.role == rendition.role }) {
+            let size = RenditionRenderer.scaledSize(for: rendition, sourceWidth: spec.width, sourceHeight: spec.height,
+                                                    allowUpscale: false)
+            do throws(VipsError) {
+                if size.width == spec.width && size.height == spec.height {
+                    guard rendition.format == .png, let png = try CardPNGEncoder.encode(card) else { continue }
+                    result.renditions.append(Rendition(role: rendition.role, format: .png, width: spec.width,
+                                                       height: spec.height, data: png))
+                } else if rendition.fit == .inside {
+                    let scaled = try CardThumbnailScaler.scaled(card, width: size.width, height: size.height)
+                    result.renditions.append(try RenditionRenderer.render(
+                        scaled, spec: rendition, sourceWidth: size.width, sourceHeight: size.height,
+                        allowUpscale: false))
+                }
+            } catch {
+                throw AssetError(file: result.source, stage: .encode, message: "\(rendition.role): \(error.message)")
+            }
+        }
     }
 }
 

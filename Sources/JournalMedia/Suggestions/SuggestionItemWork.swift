@@ -94,8 +94,9 @@ struct ItemWork {
         out.warnings += pair.warnings.filter { !$0.hasPrefix("unknown item type") }
         for (spec, colors, dark) in [(pair.light, pair.lightColors, false), (pair.dark, pair.darkColors, true)] {
             let source = CardSource(spec: spec, images: decoded.filter { pair.imageFields.contains($0.key) })
+            // No colour analysis: a card's colours are its spec's, written from `colors` below.
             let processor = AssetProcessor(options: ProcessingOptions(renditions: options.cardRenditions(dark: dark),
-                                                                      maxPixels: options.maxPixels))
+                                                                      maxPixels: options.maxPixels, analyzeColors: false))
             let result = processor.process(source, name: "\(prefix) \(spec.appearance.rawValue) card")
             if let error = result.error {
                 fail(OutputError(field: nil, stage: error.stage, reason: error.reason, message: error.message))

@@ -27,11 +27,14 @@ public struct SuggestionOptions: Sendable, Equatable {
         self.maxPixels = maxPixels
     }
 
-    /// The renditions of one appearance of a card: `thumbnail` (WebP, 512 box) and
-    /// `fallback` (PNG at the card's size); the dark card's roles end in `Dark`.
+    /// The renditions of one appearance of a card: `thumbnail` (WebP, 512 box, encoder
+    /// effort 2: half the CPU of effort 4 for 4 % more bytes on a card) and `fallback` (PNG
+    /// at the card's size, written by `CardSource` with its own deflate coder); the dark
+    /// card's roles end in `Dark`. Figures in Benchmarks/RESULTS.md, cards.
     public func cardRenditions(dark: Bool) -> [RenditionSpec] {
         let suffix = dark ? "Dark" : ""
-        return [RenditionSpec(role: "thumbnail" + suffix, format: .webp, width: 512, height: 512),
-                RenditionSpec(role: "fallback" + suffix, format: .png, width: cardWidth, height: cardHeight)]
+        var thumbnail = RenditionSpec(role: "thumbnail" + suffix, format: .webp, width: 512, height: 512)
+        thumbnail.effort = 2
+        return [thumbnail, RenditionSpec(role: "fallback" + suffix, format: .png, width: cardWidth, height: cardHeight)]
     }
 }
