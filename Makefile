@@ -65,7 +65,7 @@ bench: bench-deps release
 # Also renders the sample bundles' cards and reads them back with tesseract (English and
 # German) for the word accuracy (Benchmarks/card-ocr.sh); that part needs no corpus.
 conformance: release
-	$(call apt_install,$(OCR_APT_PACKAGES))
+	$(call apt_install,$(OCR_APT_PACKAGES) python3-jsonschema)
 	Benchmarks/card-ocr.sh
 	Benchmarks/conformance.sh
 

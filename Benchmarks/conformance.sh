@@ -27,4 +27,9 @@ timeout 300 "$bin" inspect "$corpus" > "$out/inspect.jsonl" 2>"$out/inspect-stde
 inspect_status=$?
 echo "inspect exit status: $inspect_status (1: some files are not media this toolkit reads)"
 python3 Benchmarks/dates_report.py "$out/inspect.jsonl" "$corpus/groundtruth.json" "$corpus"
-[ "$status" -le 1 ] && [ "$inspect_status" -le 1 ]
+
+echo
+# The manifest and every inspect line against the committed JSON Schemas (python3-jsonschema).
+python3 Tests/SchemaCheck/validate-outputs.py --manifest "$out/out/manifest.json" --inspect "$out/inspect.jsonl"
+schema_status=$?
+[ "$status" -le 1 ] && [ "$inspect_status" -le 1 ] && [ "$schema_status" -eq 0 ]

@@ -80,7 +80,7 @@ package enum ImageDecoder {
         if header.format == .jpeg, !allowUpscale, header.bands == 3 || header.bands == 1,
            header.colourSpace == .rgb || (header.colourSpace == .grey && !header.hasProfile) {
             return try JPEGResampledDecode.decode(bytes, header: header, width: width, height: height,
-                                                  colourManaged: colourManaged)
+                                                  colourManaged: colourManaged, failOn: failOn)
         }
         let thumbnail: VipsOperationCall
         if header.format == .bmp || header.format == .ico {

@@ -12,13 +12,16 @@ import JournalMediaCore
 /// and rotation of the target-sized image.
 enum JPEGResampledDecode {
     static func decode(
-        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, colourManaged: Bool
+        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, colourManaged: Bool,
+        failOn: ImageDecoder.DecodeFailure
     ) throws(VipsError) -> DecodedImage {
         let shrink = ImageDecoder.jpegShrink(header, width: width, height: height) ?? 1
         let load = try VipsOperationCall("jpegload_buffer")
         try load.set("buffer", .borrowedBlob(bytes))
         try load.set("shrink", .int(shrink))
-        try load.set("fail_on", .nick("truncated"))
+        // The caller's level: `warning` first, so a damaged file is retried leniently and its
+        // complaint recorded (see the photo source), `truncated` for that retry.
+        try load.set("fail_on", .nick(failOn.rawValue))
         try load.build()
         let loaded = try load.outputImage()
         let transform = colourManaged && header.hasProfile && !header.profileIsSRGB && header.colourSpace == .rgb

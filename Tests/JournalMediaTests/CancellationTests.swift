@@ -89,7 +89,8 @@ import Testing
         // try again with a shorter wait; a stop that never comes fails in the caller.
         let executor = processor.executor
         var last = AssetResult(source: name)
-        for wait in [min(fullSeconds * 0.1, 0.3), 0.1, 0.05, 0.02] {
+        let first = min(fullSeconds * 0.1, 0.3)
+        for wait in [first, first / 2, first / 4, first / 8, 0.002] {
             let task = Task { await processor.process(data: bytes, filename: name) }
             while executor.counters.running == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
             try await Task.sleep(nanoseconds: UInt64(wait * 1e9))
