@@ -70,7 +70,7 @@ import Testing
 
     /// Cancels a decode in flight (after an uncancelled reference run of the same file) and
     /// measures how long after `cancel()` the call returns.
-    static func cancelHalfWay(_ bytes: [UInt8], name: String, specs: [RenditionSpec]) async throws -> (full: Double, latency: Double, result: AssetResult) {
+    static func cancelHalfWay(_ bytes: [UInt8], name: String, specs: [RenditionSpec]) async throws -> (full: Double, wait: Double, latency: Double, result: AssetResult) {
         // An executor of its own: the shared one may be busy with other suites' assets.
         // No decode deadline: these tests are about cancellation, and on a loaded machine the
         // reference run can outlast the default --timeout (it then reads as `timeout`).
@@ -101,15 +101,15 @@ import Testing
             last = result
             if result.error == nil { continue }
             print("cancellation \(name): full run \(String(format: "%.3f", fullSeconds)) s, cancelled \(Int(wait * 1000)) ms into the run, returned \(String(format: "%.1f", latency * 1000)) ms after cancel")
-            return (fullSeconds, latency, result)
+            return (fullSeconds, wait, latency, result)
         }
-        return (fullSeconds, .infinity, last)
+        return (fullSeconds, 0, .infinity, last)
     }
 
     @Test func cancellingATaskStopsALibvipsDecodeMidWay() async throws {
         try #require(!Self.bigPNG.isEmpty)
         let specs = [RenditionSpec(role: "fallback", format: .jpeg, width: 1600)]
-        let (full, latency, result) = try await Self.cancelHalfWay(Self.bigPNG, name: "big.png", specs: specs)
+        let (full, wait, latency, result) = try await Self.cancelHalfWay(Self.bigPNG, name: "big.png", specs: specs)
         guard let error = result.error else {
             Issue.record("the cancelled decode ran to the end")
             return
@@ -118,17 +118,18 @@ import Testing
         #expect(error.stage == .decode, "stopped in \(error.stage)")
         #expect(error.file == "big.png")
         #expect(result.renditions.isEmpty)
-        // < 1 s on a quiet machine (40 ms measured); when the whole suite loads both cores,
-        // at least well before the uncancelled run would have ended.
-        #expect(latency < max(1.0, full * 0.4), "returned \(latency) s after cancel (full run \(full) s)")
+        // < 1 s on a quiet machine (9–40 ms measured). Otherwise the run must end well before it would have without the cancel. The reference and
+        // the cancelled run share the machine with the rest of the suite, so the bound is
+        // relative to the reference, not an absolute figure.
+        #expect(latency < 1.0 || wait + latency < full * 0.85, "returned \(latency) s after cancel, \(wait) s into a run that took \(full) s")
     }
 
     /// librsvg draws a whole libvips tile (2000×2000 px for SVG) per call, so an SVG stops
     /// at the end of the tile in flight: coarser than a raster decode, still well bounded.
     @Test func cancellingATaskStopsAnSVGRenderMidWay() async throws {
-        let (full, latency, result) = try await Self.cancelHalfWay(Self.heavySVG(), name: "drawing.svg", specs: Self.bigSpecs)
+        let (full, wait, latency, result) = try await Self.cancelHalfWay(Self.heavySVG(), name: "drawing.svg", specs: Self.bigSpecs)
         #expect(result.error?.reason == .cancelled)
-        #expect(latency < max(2.0, full * 0.45), "returned \(latency) s after cancel (full run \(full) s)")
+        #expect(latency < 2.0 || wait + latency < full * 0.85, "returned \(latency) s after cancel, \(wait) s into a run that took \(full) s")
     }
 
     @Test func aTaskCancelledBeforeItStartsNeverReads() async throws {
