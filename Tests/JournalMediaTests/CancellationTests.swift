@@ -32,13 +32,16 @@ import Testing
         return Array((svg + "</svg>").utf8)
     }
 
-    /// When the canceller thread called `cancel()`.
+    /// When the canceller thread called `cancel()`, and when the work it cancelled returned.
     final class CancelClock: @unchecked Sendable {
         private let lock = NSLock()
         private var time: UInt64 = 0
+        private var stopped: UInt64 = 0
         private var done = false
         func mark() { lock.withLock { time = DecodeGuard.monotonicNow() } }
-        var at: UInt64 { lock.withLock { time } }
+        func markStopped() { lock.withLock { stopped = DecodeGuard.monotonicNow() } }
+        /// Seconds from `cancel()` to the executor's slot coming free.
+        var stopLatency: Double { lock.withLock { Double(stopped &- time) / 1e9 } }
         /// The run has returned: a canceller still waiting for it to start gives up.
         func finish() { lock.withLock { done = true } }
         var finished: Bool { lock.withLock { done } }
@@ -113,11 +116,16 @@ import Testing
                 usleep(useconds_t(wait * 1e6))
                 clock.mark()
                 task.cancel()
+                // When the executor's slot is free again the work has returned: measured
+                // here, not where the awaiting task resumes (that needs a pool thread).
+                while executor.counters.running > 0 { usleep(200) }
+                clock.markStopped()
             }
             canceller.start()
             let result = await task.value
             clock.finish()
-            let latency = Self.seconds(since: clock.at)
+            while !canceller.isFinished { try await Task.sleep(nanoseconds: 1_000_000) }
+            let latency = clock.stopLatency
             last = result
             if result.error == nil { continue }
             print("cancellation \(name): full run \(String(format: "%.3f", fullSeconds)) s, cancelled \(Int(wait * 1000)) ms into the run, returned \(String(format: "%.1f", latency * 1000)) ms after cancel")
