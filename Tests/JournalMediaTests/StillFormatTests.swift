@@ -121,7 +121,12 @@ import Testing
         let result = await processor.process(fileAt: Self.formats("restart-marker-damaged.jpg"))
         #expect(result.error == nil, "\(result.error?.description ?? "")")
         let warning = try #require(result.warnings?.first)
-        #expect(warning.contains("found marker 0xd1 instead of RST5"), "\(warning)")
+        // libjpeg's own words when this thread still finds them in libvips' error text, which
+        // is one buffer for the whole process: while other files decode at once (the full
+        // suite) another thread may have taken it, and the warning then says so generically.
+        #expect(warning.contains("found marker 0xd1 instead of RST5") || warning.contains("the decoder reported damaged data"),
+                "\(warning)")
+        #expect(warning.hasPrefix("decode: VipsJpeg:"), "\(warning)")
         let image = try rendition(result)
         #expect(image.width == 96 && image.height == 64)
         // The warning is in the manifest entry's JSON, and a clean file has no `warnings` key.
