@@ -39,29 +39,9 @@ final class AV1ImageDecoder {
     /// Decodes one item's OBUs into `frame` (unreferenced first). Throws when dav1d rejects
     /// the data, returns no picture, or flags it as corrupt.
     func decode(_ coded: [UInt8], into frame: LibavFrame) throws(LibavFailure) {
-        frame.unreference()
-        packet.unreference()
+        guard !coded.isEmpty else { throw LibavFailure("empty AV1 image") }
         let data = AV1OBUs.startsWithSequenceHeader(coded) ? coded : configurationOBUs + coded
-        guard !coded.isEmpty, data.count < Int(Int32.max) else { throw LibavFailure("empty AV1 image") }
-        let allocated = av_new_packet(packet.pointer, Int32(data.count))
-        guard allocated >= 0, let target = packet.pointer.pointee.data else { throw LibavFailure("packet", code: allocated) }
-        data.withUnsafeBytes { bytes in
-            if let base = bytes.baseAddress { UnsafeMutableRawPointer(target).copyMemory(from: base, byteCount: bytes.count) }
-        }
-        packet.pointer.pointee.flags |= AV_PKT_FLAG_KEY
-        let sent = avcodec_send_packet(context, packet.pointer)
-        packet.unreference()
-        guard sent >= 0 else { throw LibavFailure("AV1 decode", code: sent) }
-        var received = avcodec_receive_frame(context, frame.pointer)
-        if received == LibavRuntime.tryAgain {
-            // dav1d holds the picture until the end of the stream is signalled.
-            _ = avcodec_send_packet(context, nil)
-            received = avcodec_receive_frame(context, frame.pointer)
-        }
-        guard received >= 0 else { throw LibavFailure("AV1 decode", code: received) }
-        guard frame.pointer.pointee.decode_error_flags == 0, frame.pointer.pointee.flags & AV_FRAME_FLAG_CORRUPT == 0 else {
-            throw LibavFailure("AV1 picture decoded with errors")
-        }
+        try StillPictureDecode.decode(data, codec: "AV1", context: context, packet: packet, into: frame)
     }
 }
 

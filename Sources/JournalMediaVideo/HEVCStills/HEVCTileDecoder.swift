@@ -37,29 +37,6 @@ package final class HEVCTileDecoder {
     /// Decodes one coded image into `frame` (which is unreferenced first). Throws when the
     /// decoder rejects the data, returns no picture, or flags the picture as corrupt.
     package func decode(_ coded: [UInt8], into frame: LibavFrame) throws(LibavFailure) {
-        frame.unreference()
-        packet.unreference()
-        guard !coded.isEmpty, coded.count < Int(Int32.max) else { throw LibavFailure("empty HEVC image") }
-        let allocated = av_new_packet(packet.pointer, Int32(coded.count))
-        guard allocated >= 0, let data = packet.pointer.pointee.data else { throw LibavFailure("packet", code: allocated) }
-        coded.withUnsafeBytes { bytes in
-            if let base = bytes.baseAddress { UnsafeMutableRawPointer(data).copyMemory(from: base, byteCount: bytes.count) }
-        }
-        packet.pointer.pointee.flags |= AV_PKT_FLAG_KEY
-        let sent = avcodec_send_packet(context, packet.pointer)
-        packet.unreference()
-        guard sent >= 0 else { throw LibavFailure("HEVC decode", code: sent) }
-        var received = avcodec_receive_frame(context, frame.pointer)
-        if received == LibavRuntime.tryAgain {
-            // The decoder held the picture back: drain it, then reset for the next tile.
-            _ = avcodec_send_packet(context, nil)
-            received = avcodec_receive_frame(context, frame.pointer)
-            avcodec_flush_buffers(context)
-        }
-        guard received >= 0 else { throw LibavFailure("HEVC decode", code: received) }
-        let pictureFlags = frame.pointer.pointee.flags
-        guard frame.pointer.pointee.decode_error_flags == 0, pictureFlags & AV_FRAME_FLAG_CORRUPT == 0 else {
-            throw LibavFailure("HEVC picture decoded with errors")
-        }
+        try StillPictureDecode.decode(coded, codec: "HEVC", context: context, packet: packet, into: frame)
     }
 }
