@@ -47,16 +47,7 @@ package final class LibavInput {
         let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
             guard let opaque else { return -1 }
             let state = Unmanaged<State>.fromOpaque(opaque).takeUnretainedValue()
-            let size = state.source.size
-            switch whence & ~Int32(AVSEEK_FORCE) {
-            case Int32(AVSEEK_SIZE): return Int64(size)
-            case SEEK_SET: state.position = Int(offset)
-            case SEEK_CUR: state.position += Int(offset)
-            case SEEK_END: state.position = size + Int(offset)
-            default: return -1
-            }
-            state.position = max(0, state.position)
-            return Int64(state.position)
+            return AVIOSeek.apply(offset, whence: whence, position: &state.position, size: state.source.size)
         }
         guard let context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(Self.bufferSize),
                                                0, opaque, read, nil, seek) else {
@@ -74,5 +65,22 @@ package final class LibavInput {
             var freeing: UnsafeMutablePointer<AVIOContext>? = context
             avio_context_free(&freeing)
         }
+    }
+}
+
+/// The seek callback's arithmetic for the custom AVIO contexts (`LibavInput` reading, the
+/// attachments' `MemoryOutput` writing): `AVSEEK_SIZE` answers the size, `SEEK_SET`/`CUR`/`END`
+/// move `position` (never below 0) and answer it, anything else is -1. Pure arithmetic.
+enum AVIOSeek {
+    static func apply(_ offset: Int64, whence: Int32, position: inout Int, size: Int) -> Int64 {
+        switch whence & ~Int32(AVSEEK_FORCE) {
+        case Int32(AVSEEK_SIZE): return Int64(size)
+        case SEEK_SET: position = Int(offset)
+        case SEEK_CUR: position += Int(offset)
+        case SEEK_END: position = size + Int(offset)
+        default: return -1
+        }
+        position = max(0, position)
+        return Int64(position)
     }
 }

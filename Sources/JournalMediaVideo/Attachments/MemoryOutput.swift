@@ -37,15 +37,7 @@ final class MemoryOutput {
         let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
             guard let opaque else { return -1 }
             let state = Unmanaged<State>.fromOpaque(opaque).takeUnretainedValue()
-            switch whence & ~Int32(AVSEEK_FORCE) {
-            case Int32(AVSEEK_SIZE): return Int64(state.bytes.count)
-            case SEEK_SET: state.position = Int(offset)
-            case SEEK_CUR: state.position += Int(offset)
-            case SEEK_END: state.position = state.bytes.count + Int(offset)
-            default: return -1
-            }
-            state.position = max(0, state.position)
-            return Int64(state.position)
+            return AVIOSeek.apply(offset, whence: whence, position: &state.position, size: state.bytes.count)
         }
         guard let context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(Self.bufferSize),
                                                1, opaque, nil, write, seek) else {
