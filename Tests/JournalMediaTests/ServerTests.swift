@@ -24,7 +24,8 @@ import Testing
                         headers: [String: String] = [:]) async throws -> Reply {
         var request = URLRequest(url: url)
         request.httpMethod = method
-        request.timeoutInterval = 60
+        // Generous: under a loaded CI machine one request has taken over 60 s (seen once, niced build).
+        request.timeoutInterval = 300
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body { request.httpBody = body }
         let session = URLSession(configuration: .ephemeral)
@@ -235,7 +236,9 @@ import Testing
     @Test func sigtermDrainsInFlightRequestsAndExitsZero() async throws {
         let process = Process()
         process.executableURL = TestSupport.cli
-        process.arguments = ["serve", "--port", "0", "--drain-delay", "0.5", "--max-concurrent-assets", "1"]
+        // A drain delay far longer than the test's own sleeps: on a loaded machine 0.5 s had passed
+        // before the readiness probe was sent, and the listener was already closed.
+        process.arguments = ["serve", "--port", "0", "--drain-delay", "5", "--max-concurrent-assets", "1"]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
