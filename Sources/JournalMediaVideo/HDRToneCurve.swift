@@ -12,10 +12,14 @@ import JournalMediaCore
 ///    HLG: inverse OETF, then the display OOTF (system gamma 1.2 on scene luminance, 1,000 cd/m²
 ///    display, so reference white ≈ 2.0 and peak 10); PQ: EOTF (10,000 cd/m² = 100);
 ///    BT.709-style gamma (BT.2020 SDR): inverse OETF, peak 1;
-/// 2. BT.2020 → BT.709 primaries (3 × 3 matrix in linear light) when the source is BT.2020;
+/// 2. BT.2020 or Display P3 → BT.709 primaries (3 × 3 matrix in linear light, derived from the
+///    primaries' chromaticities: `Gamut`) when the source is not BT.709;
 /// 3. Möbius roll-off of the brightest channel (linear below 0.3, `peak` → 1.0), all three
 ///    channels scaled by the same factor so hues keep their saturation;
-/// 4. BT.709 OETF to 8 bits, clipped to 0…255 (table of 16,384 entries).
+/// 4. to 8 bits, clipped to 0…255 (table of 16,384 entries), by the BT.709 camera OETF for
+///    posters (`Encoding.cameraOETF`), or by the inverse of the BT.1886 display EOTF (a 2.4
+///    power, `Encoding.display`) for HDR stills, whose reference is libheif's decode through
+///    zscale (zimg encodes `bt709` display-referred).
 ///
 /// Four pixels at a time in `SIMD4<Float>` (SSE2, the baseline x86-64 target), without branches
 /// on the pixel values, one loop per (HLG or not, BT.2020 or not) so the per-pixel code has no
@@ -33,18 +37,45 @@ package struct HDRToneCurve: Sendable {
     }
 
     package let transfer: Transfer
-    /// Source primaries are BT.2020 (converted to BT.709); false: already BT.709.
-    let wideGamut: Bool
+    /// The source's primaries (converted to BT.709 in linear light unless already BT.709).
+    package let gamut: Gamut
     /// Linear light that maps to output 1.0 (Möbius `peak`), in units of 100 cd/m².
     let peak: Float
+
+    /// Source primaries other than BT.709: the matrix step runs.
+    var wideGamut: Bool { gamut != .bt709 }
 
     /// Möbius knee: below it the curve is the identity.
     static let knee: Float = 0.3
 
-    package init(transfer: Transfer, wideGamut: Bool, peak: Float) {
+    /// How linear light becomes 8-bit codes.
+    package let encoding: Encoding
+
+    package enum Encoding: Sendable {
+        /// BT.709 OETF (linear segment near black, 0.45 power): video posters, as before.
+        case cameraOETF
+        /// Inverse BT.1886 EOTF, V = L^(1/2.4): display-referred, for HDR stills.
+        case display
+    }
+
+    package init(transfer: Transfer, gamut: Gamut, peak: Float, encoding: Encoding = .cameraOETF) {
         self.transfer = transfer
-        self.wideGamut = wideGamut
+        self.gamut = gamut
         self.peak = max(peak, 1.0001)
+        self.encoding = encoding
+    }
+
+    /// The step-4 table for `encoding`.
+    var encodeTable: [UInt8] {
+        switch encoding {
+        case .cameraOETF: Self.bt709Encode
+        case .display: Self.displayEncode
+        }
+    }
+
+    /// BT.2020 (`wideGamut`) or BT.709 primaries.
+    package init(transfer: Transfer, wideGamut: Bool, peak: Float) {
+        self.init(transfer: transfer, gamut: wideGamut ? .bt2020 : .bt709, peak: peak)
     }
 
     /// One plane of 16-bit samples: row `y` starts at `samples[y * stride]`.
@@ -71,17 +102,18 @@ package struct HDRToneCurve: Sendable {
         case .gamma: Self.gammaLinear
         }
         let rollOff = RollOff(peak: peak)
+        let matrix = gamut.matrix
         return linear.withUnsafeBufferPointer { lin in
             Self.hlgOOTF.withUnsafeBufferPointer { ootf in
-                Self.bt709Encode.withUnsafeBufferPointer { encode in
+                encodeTable.withUnsafeBufferPointer { encode in
                     guard lin.count == Self.linearSize, ootf.count == Self.ootfSize, encode.count == Self.encodeSize,
                           let l = lin.baseAddress, let o = ootf.baseAddress, let e = encode.baseAddress else { return [] }
                     let tables = Tables(linear: l, ootf: o, encode: e)
                     return switch (transfer == .hlg, wideGamut) {
-                    case (true, true): Self.run(HLGWide.self, planes, tables, rollOff)
-                    case (true, false): Self.run(HLGNarrow.self, planes, tables, rollOff)
-                    case (false, true): Self.run(DisplayWide.self, planes, tables, rollOff)
-                    case (false, false): Self.run(DisplayNarrow.self, planes, tables, rollOff)
+                    case (true, true): Self.run(HLGWide.self, planes, tables, rollOff, matrix)
+                    case (true, false): Self.run(HLGNarrow.self, planes, tables, rollOff, matrix)
+                    case (false, true): Self.run(DisplayWide.self, planes, tables, rollOff, matrix)
+                    case (false, false): Self.run(DisplayNarrow.self, planes, tables, rollOff, matrix)
                     }
                 }
             }
@@ -136,7 +168,8 @@ package struct HDRToneCurve: Sendable {
     private static let scratchBytes = 64
     private static let ootfSlot = 48
 
-    private static func run<V: Variant>(_: V.Type, _ planes: Planes, _ tables: Tables, _ rollOff: RollOff) -> [UInt8] {
+    private static func run<V: Variant>(_: V.Type, _ planes: Planes, _ tables: Tables, _ rollOff: RollOff,
+                                        _ matrix: Gamut.Matrix) -> [UInt8] {
         let width = planes.width, height = planes.height
         // Table indices are handed from the vector registers to the scalar loads through memory:
         // reading them out lane by lane let LLVM rearrange the vector maths into the order of
@@ -157,7 +190,7 @@ package struct HDRToneCurve: Sendable {
                     let (ri, gi, bi) = pixels(UnsafeRawPointer(r + x).loadUnaligned(as: Samples.self),
                                               UnsafeRawPointer(g + x).loadUnaligned(as: Samples.self),
                                               UnsafeRawPointer(b + x).loadUnaligned(as: Samples.self),
-                                              V.self, tables, rollOff, scratch)
+                                              V.self, tables, rollOff, matrix, scratch)
                     scratch.storeBytes(of: ri, toByteOffset: 0, as: Indices.self)
                     scratch.storeBytes(of: gi, toByteOffset: 16, as: Indices.self)
                     scratch.storeBytes(of: bi, toByteOffset: 32, as: Indices.self)
@@ -179,7 +212,7 @@ package struct HDRToneCurve: Sendable {
                         gs[lane] = g[x + lane]
                         bs[lane] = b[x + lane]
                     }
-                    let (ri, gi, bi) = pixels(rs, gs, bs, V.self, tables, rollOff, scratch)
+                    let (ri, gi, bi) = pixels(rs, gs, bs, V.self, tables, rollOff, matrix, scratch)
                     for lane in 0..<(width - x) {
                         t[3 * lane] = enc[Int(ri[lane])]
                         t[3 * lane + 1] = enc[Int(gi[lane])]
@@ -195,7 +228,8 @@ package struct HDRToneCurve: Sendable {
     /// `encodeSize` whatever the input, by masking).
     @inline(__always)
     private static func pixels<V: Variant>(_ red: Samples, _ green: Samples, _ blue: Samples, _: V.Type, _ tables: Tables,
-                                           _ rollOff: RollOff, _ scratch: UnsafeMutableRawPointer) -> (Indices, Indices, Indices) {
+                                           _ rollOff: RollOff, _ m: Gamut.Matrix,
+                                           _ scratch: UnsafeMutableRawPointer) -> (Indices, Indices, Indices) {
         // 12 most significant bits: always below linearSize (4,096).
         @inline(__always) func linear(_ s: Samples) -> Floats {
             let i = s &>> 4
@@ -218,9 +252,9 @@ package struct HDRToneCurve: Sendable {
             gains = Floats(gain(0), gain(1), gain(2), gain(3))
         }
         if V.wide {
-            let r2 = 1.660491 * r - 0.587641 * g - 0.072850 * b
-            let g2 = -0.124550 * r + 1.132900 * g - 0.008349 * b
-            let b2 = -0.018151 * r - 0.100579 * g + 1.118730 * b
+            let r2 = m.rr * r + m.rg * g + m.rb * b
+            let g2 = m.gr * r + m.gg * g + m.gb * b
+            let b2 = m.br * r + m.bg * g + m.bb * b
             r = r2; g = g2; b = b2
         }
         // Möbius on the brightest channel; below the knee the scale is 1. Both sides are
@@ -297,6 +331,12 @@ package struct HDRToneCurve: Sendable {
     }
 
     /// BT.709 OETF: linear 0…1 (table index / (size − 1)) → 8-bit code.
+    /// Inverse BT.1886 EOTF (black level 0): linear 0…1 → 8-bit code, V = L^(1/2.4).
+    static let displayEncode: [UInt8] = (0..<encodeSize).map { i in
+        let l = Double(i) / Double(encodeSize - 1)
+        return UInt8(min(max(pow(l, 1 / 2.4) * 255 + 0.5, 0), 255))
+    }
+
     static let bt709Encode: [UInt8] = (0..<encodeSize).map { i in
         let l = Double(i) / Double(encodeSize - 1)
         let beta = 0.018053968510807, alpha = 1.09929682680944

@@ -8,15 +8,17 @@ import JournalMediaCore
 /// 16-bit non-linear RGB at poster size (the frame's own matrix and range, bicubic, full chroma), then
 /// `HDRToneCurve` linearises, changes primaries, rolls off highlights (Möbius, like
 /// `tonemap=mobius:desat=0`) and encodes BT.709 from tables. Frames with primaries other than
-/// BT.2020/BT.709 or an unusual transfer take libavfilter's zscale + tonemap graph instead
+/// BT.2020, Display P3 or BT.709, or an unusual transfer, take libavfilter's zscale + tonemap graph instead
 /// (`HDRFilterGraphToneMapper`), which the table path was checked against.
 ///
 /// Runs once per poster candidate of an HDR video. Costs one swscale pass and one table pass
 /// at poster size, and one 16-bit buffer of the poster's size (far less time and memory than
 /// the filter graph's float passes; figures in Benchmarks/RESULTS.md).
 package enum HDRToneMapper {
-    static func toneMap(_ frame: LibavFrame, width: Int, height: Int) throws(LibavFailure) -> [UInt8] {
-        guard let curve = curve(for: frame), let matrix = matrix(for: frame) else {
+    /// `encoding`: `.cameraOETF` for posters, `.display` for HDR stills (see `HDRToneCurve`).
+    static func toneMap(_ frame: LibavFrame, width: Int, height: Int,
+                        encoding: HDRToneCurve.Encoding = .cameraOETF) throws(LibavFailure) -> [UInt8] {
+        guard let curve = curve(for: frame, encoding: encoding), let matrix = matrix(for: frame) else {
             return try HDRFilterGraphToneMapper.toneMap(frame, width: width, height: height)
         }
         let wide = try SDRFrameConverter.convert16(frame, width: width, height: height, matrix: matrix)
@@ -37,7 +39,7 @@ package enum HDRToneMapper {
 
     /// The table-driven curve for `frame`'s signalling (transfer and primaries already filled
     /// in from the stream by the caller), nil when only the filter graph handles it.
-    static func curve(for frame: LibavFrame) -> HDRToneCurve? {
+    static func curve(for frame: LibavFrame, encoding: HDRToneCurve.Encoding = .cameraOETF) -> HDRToneCurve? {
         let f = frame.pointer.pointee
         let transfer: HDRToneCurve.Transfer
         switch f.color_trc {
@@ -47,16 +49,20 @@ package enum HDRToneMapper {
              AVCOL_TRC_UNSPECIFIED: transfer = .gamma
         default: return nil
         }
-        let wide: Bool
+        let gamut: HDRToneCurve.Gamut
         switch f.color_primaries {
-        case AVCOL_PRI_BT2020, AVCOL_PRI_UNSPECIFIED: wide = true
-        case AVCOL_PRI_BT709: wide = false
+        case AVCOL_PRI_BT2020, AVCOL_PRI_UNSPECIFIED: gamut = .bt2020
+        case AVCOL_PRI_BT709: gamut = .bt709
+        case AVCOL_PRI_SMPTE432: gamut = .displayP3
         default: return nil
         }
         // Only formats swscale reads as YUV or RGB with a known matrix take the table path.
         guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: f.format)),
               descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_HWACCEL) == 0 else { return nil }
-        return HDRToneCurve(transfer: transfer, wideGamut: wide, peak: Float(signalPeak(frame)))
+        // A BT.709/BT.2020 camera-gamma source is linearised by the inverse OETF, so it is
+        // encoded back by the OETF whatever was asked: the round trip keeps its tones.
+        return HDRToneCurve(transfer: transfer, gamut: gamut, peak: Float(signalPeak(frame)),
+                            encoding: transfer == .gamma ? .cameraOETF : encoding)
     }
 
     /// swscale's matrix for the frame, as the filter graph reads it (unsignalled: BT.709 for

@@ -93,6 +93,14 @@ import Testing
                 "the photo source did not use the AV1 path")
         #expect((av1.width, av1.height) == (100, 150))
 
+        // Display P3 PQ takes the table tone-map (no libavfilter graph, whose float passes
+        // held the largest AVIF's extra memory); the reference below is the filter graph.
+        let probe = try LibavFrame.allocated(width: 2, height: 2, format: AV_PIX_FMT_YUV420P10LE)
+        probe.pointer.pointee.color_trc = AVCOL_TRC_SMPTE2084
+        probe.pointer.pointee.color_primaries = AVCOL_PRI_SMPTE432
+        probe.pointer.pointee.colorspace = AVCOL_SPC_BT709
+        #expect(HDRToneMapper.curve(for: probe)?.gamut == .displayP3)
+
         let reference = try Self.libheifToneMapped(bytes, width: av1.width, height: av1.height)
         let difference = try HEIFHEVCTests.meanAbsoluteDifference(av1, reference)
         print("AVIF 10-bit PQ P3: mean abs diff per channel against libheif 16-bit + zscale/tonemap \(difference)")

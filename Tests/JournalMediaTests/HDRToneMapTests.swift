@@ -91,9 +91,9 @@ import Testing
             planes[0][at] = s.0; planes[1][at] = s.1; planes[2][at] = s.2
         }
         for transfer in [HDRToneCurve.Transfer.hlg, .pq, .gamma] {
-            for wide in [true, false] {
-                for peak: Float in [1, 10, 100] {
-                    let curve = HDRToneCurve(transfer: transfer, wideGamut: wide, peak: peak)
+            for wide in [HDRToneCurve.Gamut.bt2020, .displayP3, .bt709] {
+                for (peak, encoding): (Float, HDRToneCurve.Encoding) in [(1, .cameraOETF), (10, .display), (100, .cameraOETF)] {
+                    let curve = HDRToneCurve(transfer: transfer, gamut: wide, peak: peak, encoding: encoding)
                     let mapped = planes[0].withUnsafeBufferPointer { r in
                         planes[1].withUnsafeBufferPointer { g in
                             planes[2].withUnsafeBufferPointer { b in
@@ -120,6 +120,23 @@ import Testing
         }
     }
 
+    /// The primaries' matrices follow from the chromaticities: BT.2020 → BT.709 equals the
+    /// published coefficients (ITU-R BT.2087 / the ones the table path used to hard-code),
+    /// Display P3 → BT.709 the usual ones, and white stays white in each.
+    @Test func gamutMatricesFollowFromTheChromaticities() {
+        func close(_ m: HDRToneCurve.Gamut.Matrix, _ expected: [Float], _ name: String) {
+            let got = [m.rr, m.rg, m.rb, m.gr, m.gg, m.gb, m.br, m.bg, m.bb]
+            for (a, b) in zip(got, expected) { #expect(abs(a - b) < 2e-4, "\(name): \(got) vs \(expected)") }
+            #expect(abs(m.rr + m.rg + m.rb - 1) < 1e-5 && abs(m.gr + m.gg + m.gb - 1) < 1e-5
+                    && abs(m.br + m.bg + m.bb - 1) < 1e-5, "\(name): white is not kept")
+        }
+        close(HDRToneCurve.Gamut.bt2020.matrix, [1.660491, -0.587641, -0.072850, -0.124550, 1.132900, -0.008349,
+                                                 -0.018151, -0.100579, 1.118730], "BT.2020")
+        close(HDRToneCurve.Gamut.displayP3.matrix, [1.224940, -0.224940, 0, -0.042057, 1.042057, 0,
+                                                    -0.019638, -0.078636, 1.098274], "Display P3")
+        #expect(HDRToneCurve.Gamut.bt709.matrix == .identity)
+    }
+
     /// One pixel through the curve's steps in scalar code, as `HDRToneCurve` computed it
     /// before it was vectorised.
     static func scalarSteps(_ curve: HDRToneCurve, _ s: (UInt16, UInt16, UInt16)) -> (UInt8, UInt8, UInt8) {
@@ -135,9 +152,10 @@ import Testing
             r *= gain; g *= gain; b *= gain
         }
         if curve.wideGamut {
-            (r, g, b) = (1.660491 * r - 0.587641 * g - 0.072850 * b,
-                         -0.124550 * r + 1.132900 * g - 0.008349 * b,
-                         -0.018151 * r - 0.100579 * g + 1.118730 * b)
+            let m = curve.gamut.matrix
+            (r, g, b) = (m.rr * r + m.rg * g + m.rb * b,
+                         m.gr * r + m.gg * g + m.gb * b,
+                         m.br * r + m.bg * g + m.bb * b)
         }
         let j = HDRToneCurve.knee, p = curve.peak
         let a = -j * j * (p - 1) / (j * j - 2 * j + p)
@@ -149,7 +167,8 @@ import Testing
             r *= scale; g *= scale; b *= scale
         }
         let last = Float(HDRToneCurve.encodeSize - 1)
-        func encode(_ v: Float) -> UInt8 { HDRToneCurve.bt709Encode[Int(min(max(v, 0), 1) * last + 0.5)] }
+        let table = curve.encodeTable
+        func encode(_ v: Float) -> UInt8 { table[Int(min(max(v, 0), 1) * last + 0.5)] }
         return (encode(r), encode(g), encode(b))
     }
 

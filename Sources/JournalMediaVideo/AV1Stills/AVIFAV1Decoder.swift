@@ -46,7 +46,7 @@ package enum AVIFAV1Decoder {
             let scaled: [UInt8]
             switch route {
             case .toneMap:
-                scaled = try HDRToneMapper.toneMap(frame, width: target.width, height: target.height)
+                scaled = try HDRToneMapper.toneMap(frame, width: target.width, height: target.height, encoding: .display)
             case .convert(let matrix, _):
                 let fullRange = frame.pointer.pointee.color_range == AVCOL_RANGE_JPEG
                 scaled = try SwscalePass.run(frame.planes, width: frame.width, height: frame.height,
