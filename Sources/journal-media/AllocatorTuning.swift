@@ -1,29 +1,30 @@
 import CMalloc
+import Glibc
 
-/// glibc malloc settings for a batch run, applied once at the start of `main`.
+/// glibc malloc setting for a batch run, applied once at the start of `main`: at most one
+/// malloc arena per core (at least two).
 ///
-/// Each asset allocates and frees buffers of a few MB (decoded frames and planes, 16-bit
-/// poster pixels, rendition buffers). By default glibc serves many of these with fresh `mmap`s
-/// and gives freed memory back at once, so every asset page-faults its working set in again.
-/// With these settings freed memory stays
-/// in the heap and the next asset reuses it: about half the page faults and a few per cent
-/// less CPU, for some tens of MiB more peak RSS (figures in Benchmarks/RESULTS.md). Memory
-/// goes back to the system once more than `trimThreshold` sits free at a heap's top.
+/// Every asset decodes on a thread of its own (`DeadlineThread`), so over a batch hundreds of
+/// threads come and go; glibc gives threads up to 8 arenas per core, and each arena keeps the
+/// freed buffers of the large decodes it served (frames, planes, rendition buffers of tens of
+/// MB) as its own free memory. With one arena per core the same free memory is reused by the
+/// next decode instead of sitting in another arena: over the shared corpus at `--jobs 2`,
+/// peak RSS falls from ~515 MB to under 300 MB for the same CPU time (figures and the other
+/// settings tried in Benchmarks/RESULTS.md, "Allocator settings").
 ///
-/// Process-wide, so only the command-line tool sets it; a backend linking the library can
-/// get the same with `GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:`
-/// `glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=16777216`.
+/// The earlier settings (keep up to 256 MiB free per heap, 32 MiB mmap threshold) halved page
+/// faults but held that memory in every arena; they are gone.
+///
+/// Process-wide, so only the command-line tool sets it; a backend linking the library gets the
+/// same with `GLIBC_TUNABLES=glibc.malloc.arena_max=N` (N = cores).
 enum AllocatorTuning {
-    /// Allocations at least this large still get their own mapping (glibc's maximum, 32 MiB).
-    static let mmapThreshold: Int32 = 32 << 20
-    /// Free memory at the top of a heap kept before trimming.
-    static let trimThreshold: Int32 = 256 << 20
-    /// Extra heap obtained per `brk`/heap growth, so growth happens in few steps.
-    static let topPad: Int32 = 16 << 20
+    /// One arena per core, at least two (the main thread's and one for the decode threads).
+    static func arenas(cores: Int) -> Int32 {
+        Int32(clamping: max(2, cores))
+    }
 
     static func apply() {
-        _ = mallopt(M_MMAP_THRESHOLD, mmapThreshold)
-        _ = mallopt(M_TRIM_THRESHOLD, trimThreshold)
-        _ = mallopt(M_TOP_PAD, topPad)
+        let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        _ = mallopt(M_ARENA_MAX, arenas(cores: cores > 0 ? cores : 2))
     }
 }
