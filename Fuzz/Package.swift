@@ -7,15 +7,19 @@
 // folders: the same files, compiled here in one package so `package` declarations are visible.
 import PackageDescription
 
-let targets = ["jpeg", "png", "riff", "heif", "tiff", "psd", "makernote", "xmp", "datetext"]
+let targets = ["jpeg", "png", "riff", "heif", "tiff", "psd", "makernote", "xmp", "datetext", "bundle"]
 
 let package = Package(
     name: "JournalMediaFuzz",
+    // JournalMediaCore logs native libraries' messages through swift-log (the same version
+    // range as the toolkit's Package.swift).
+    dependencies: [.package(url: "https://github.com/apple/swift-log", from: "1.16.2")],
     targets: [
         .systemLibrary(name: "CExif", path: "Sources/CExif", pkgConfig: "libexif"),
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0"),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib"),
-        .target(name: "JournalMediaCore", path: "Sources/JournalMediaCore",
+        .target(name: "JournalMediaCore", dependencies: [.product(name: "Logging", package: "swift-log")],
+                path: "Sources/JournalMediaCore",
                 swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "JournalMediaMetadata", dependencies: ["JournalMediaCore", "CExif", "CLibXML2", "CZlib"],
                 path: "Sources/JournalMediaMetadata", swiftSettings: [.swiftLanguageMode(.v6)]),

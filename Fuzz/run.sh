@@ -10,7 +10,7 @@ root=$(cd "$here/.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
 scratch=${FUZZ_SCRATCH:-$root/.build-fuzz}
 corpus=${FUZZ_CORPUS:-$root/../shared/corpus}
-targets=${FUZZ_TARGETS:-"jpeg png riff heif tiff psd makernote xmp datetext"}
+targets=${FUZZ_TARGETS:-"jpeg png riff heif tiff psd makernote xmp datetext bundle"}
 
 # lld: gold fails on the fuzz binaries (an internal error in its diagnostics).
 swift build --package-path "$here" --scratch-path "$scratch" \
@@ -30,6 +30,7 @@ seed_patterns() {
         heif) echo "*.heic *.HEIC *.heif *.heics *.avif *.AVIF" ;;
         psd) echo "*.psd *.PSD *.psb" ;;
         xmp) echo "*.xmp *.XMP" ;;
+        bundle) echo "*.json" ;;
         tiff) echo "*.tif *.tiff *.TIF *.dng *.DNG *.nef *.cr2 *.arw" ;;
         makernote|datetext) echo "" ;;
     esac
