@@ -83,13 +83,24 @@ package enum ImageDecoder {
                                                   colourManaged: colourManaged, failOn: failOn)
         }
         let thumbnail: VipsOperationCall
-        if header.format == .bmp || header.format == .ico {
-            // ImageMagick's loader is called by name (it is never picked by content) and has
-            // no shrink-on-load: load, then thumbnail the image.
-            let load = try ImageHeaderReader.loaderCall("magickload_buffer", bytes: bytes, format: header.format)
+        // The load of a format without shrink-on-load, kept until the pixels are in memory
+        // (it retains the source or memfd its loader reads).
+        var wholeLoad: VipsOperationCall?
+        defer { withExtendedLifetime(wholeLoad) {} }
+        if header.format.loadsWhole, let loader = ImageHeaderReader.loaderName(for: header.format) {
+            // ImageMagick (BMP, ICO), JPEG 2000, Netpbm/PFM, OpenEXR and Radiance loaders are
+            // called by name (never picked by content) without shrink-on-load (`loadsWhole`):
+            // load, then thumbnail the image. Linear-light formats are first exposed for display.
+            let load = try ImageHeaderReader.loaderCall(loader, bytes: bytes, format: header.format)
+            if header.format != .bmp && header.format != .ico { try load.set("fail_on", .nick(failOn.rawValue)) }
             try load.build()
+            wholeLoad = load
+            var loaded = try load.outputImage()
+            if header.format.isLinearLight {
+                loaded = try LinearLightExposure.displayReferred(loaded, format: header.format)
+            }
             thumbnail = try VipsOperationCall("thumbnail_image")
-            try thumbnail.set("in", .image(try load.outputImage()))
+            try thumbnail.set("in", .image(loaded))
         } else if header.format == .jpeg, !allowUpscale,
            let shrink = jpegShrink(header, width: width, height: height), shrink > 1 {
             // JPEG: libvips' thumbnail only lets libjpeg scale the DCT while the rest of the

@@ -45,6 +45,11 @@ package enum ImageHeaderReader {
         case .jpeg, .dng, .cr2, .nef, .arw, .orf, .raf, .rw2: "jpegload_buffer"
         case .jxl: "jxlload_buffer"
         case .bmp, .ico: "magickload_buffer"
+        case .jp2: "jp2kload_buffer"
+        // libvips 8.14 reads Netpbm only from a file or a source, OpenEXR only from a file.
+        case .pnm, .pfm: "ppmload_source"
+        case .exr: "openexrload"
+        case .hdr: "radload_buffer"
         case .png: "pngload_buffer"
         case .webp: "webpload_buffer"
         case .gif: "gifload_buffer"
@@ -73,6 +78,9 @@ package enum ImageHeaderReader {
             orientation: image.orientation, bands: image.bands, hasAlpha: image.hasAlpha,
             colourSpace: space, hasProfile: image.hasField(VIPS_META_ICC_NAME))
         header.highBitDepth = image.format == VIPS_FORMAT_USHORT || image.format == VIPS_FORMAT_FLOAT
+            || format.isLinearLight
+        // Radiance pixels are packed RGBE (4 bytes, no alpha); OpenEXR's alpha is kept as a channel.
+        if format == .hdr { header.hasAlpha = false; header.colourSpace = .rgb }
         if header.hasProfile, space == .rgb, SRGBProfileMatch.matches(image) {
             header.profileIsSRGB = true
         } else if header.hasProfile {
@@ -83,12 +91,25 @@ package enum ImageHeaderReader {
 
     /// The load operation for `bytes`, with its input set: for ICO, the largest image of the
     /// icon (ImageMagick's page of the same index); BMP and ICO through ImageMagick's loader,
-    /// made available on first use.
+    /// made available on first use; Netpbm and PFM through a source over the bytes; OpenEXR
+    /// through a memfd holding a copy of them (`MemoryFile`). The source or memfd is retained
+    /// by the returned call: keep it alive until the pixels are computed.
     static func loaderCall(_ loader: String, bytes: UnsafeRawBufferPointer,
                            format: SourceFormat) throws(VipsError) -> VipsOperationCall {
         if format == .bmp || format == .ico { try VipsRuntime.ensureMagickLoader() }
         let load = try VipsOperationCall(loader)
-        try load.set("buffer", .borrowedBlob(bytes))
+        switch format {
+        case .pnm, .pfm:
+            let source = try VipsMemorySource(borrowing: bytes)
+            try load.set("source", .source(source))
+            load.retained.append(source)
+        case .exr:
+            let file = try MemoryFile(copying: bytes, name: "exr")
+            try load.set("filename", .string(file.path))
+            load.retained.append(file)
+        default:
+            try load.set("buffer", .borrowedBlob(bytes))
+        }
         if format == .ico, let page = IconDirectory.largestImage(bytes), page > 0 { try load.set("page", .int(page)) }
         return load
     }
@@ -153,4 +174,13 @@ enum IconDirectory {
         }
         return best
     }
+}
+
+extension SourceFormat {
+    /// Formats the pipeline loads whole and then shrinks (`thumbnail_image`): their loaders
+    /// have no shrink-on-load and are called by name, never picked by content. JPEG 2000 has
+    /// resolution levels, but libvips 8.14's `thumbnail` picks a level too small when the
+    /// target is larger than the image and `size=down` (a 240×160 JP2 asked to fit 1024 came
+    /// out 120×80), so it is loaded whole too.
+    package var loadsWhole: Bool { [.bmp, .ico, .pnm, .pfm, .exr, .hdr, .jp2].contains(self) }
 }
