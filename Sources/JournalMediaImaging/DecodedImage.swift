@@ -121,8 +121,11 @@ package enum ImageDecoder {
             // thumbnail_buffer only passes fail_on to the loader through the option string.
             try thumbnail.set("option_string", .string("fail_on=\(failOn.rawValue)"))
         }
-        try thumbnail.set("width", .int(max(1, width)))
-        try thumbnail.set("height", .int(max(1, height)))
+        // An orientation from outside the file is applied after the shrink: the box is
+        // fitted in the stored orientation, then the pixels are turned.
+        let pending = header.orientationIsExternal ? header.orientation : 1
+        try thumbnail.set("width", .int(max(1, pending >= 5 ? height : width)))
+        try thumbnail.set("height", .int(max(1, pending >= 5 ? width : height)))
         try thumbnail.set("size", .nick(allowUpscale ? "both" : "down"))
         // libvips 8.14's thumbnail converts an RGB image with an embedded profile (Display
         // P3, Adobe RGB, …) only when an export profile is named, and with an export profile
@@ -147,6 +150,7 @@ package enum ImageDecoder {
         }
         try thumbnail.build()
         var image = try thumbnail.outputImage()
+        if pending != 1 { image = try oriented(image, pending) }
         image = try eightBitDisplayColour(image)
         // The pixels are computed here (every loader is lazy); `materialised` lets the
         // thread's guard stop it between tiles.
@@ -203,6 +207,20 @@ package enum ImageDecoder {
             memory.removeField(field)
         }
         return DecodedImage(image: memory, hasRealTransparency: false)
+    }
+
+    /// `image` turned upright for EXIF orientation `orientation` (libvips' `autorot` of a copy
+    /// tagged with it).
+    static func oriented(_ image: VipsImageHandle, _ orientation: Int) throws(VipsError) -> VipsImageHandle {
+        let copy = try VipsOperationCall("copy")
+        try copy.set("in", .image(image))
+        try copy.build()
+        let tagged = try copy.outputImage()
+        vips_image_set_int(tagged.pointer, VIPS_META_ORIENTATION, Int32(orientation))
+        let autorot = try VipsOperationCall("autorot")
+        try autorot.set("in", .image(tagged))
+        try autorot.build()
+        return try autorot.outputImage()
     }
 
     /// The largest libjpeg scale denominator (1, 2, 4 or 8) whose output, ⌈stored / n⌉ on

@@ -10,6 +10,9 @@ package struct ImageHeader {
     /// EXIF orientation 1–8 (1 when absent). libheif applies HEIF transforms itself and
     /// libvips then reports 1, so HEIC rotation is never applied twice.
     package var orientation: Int
+    /// `orientation` came from outside the file (an XMP sidecar's `tiff:Orientation`): the
+    /// loaders do not apply it, so the decode turns the pixels itself.
+    package var orientationIsExternal = false
     var bands: Int
     package var hasAlpha: Bool
     /// More than 8 bits per sample (10/12/16-bit: the loader gives 16-bit samples).

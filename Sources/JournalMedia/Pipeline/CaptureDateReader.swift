@@ -80,6 +80,9 @@ struct HeaderMetadata {
     var durationSeconds: Double?
     /// An Android motion photo's embedded MP4 (JPEG and HEIF stills).
     var embeddedMotion: EmbeddedMotion?
+    /// The XMP sidecar's `tiff:Orientation` (1–8), for a still whose file has no EXIF
+    /// Orientation tag of its own; nil otherwise (see `SidecarOrientation`).
+    var sidecarOrientation: Int?
 
     static let contentIdentifierKey = LivePhotoIdentifier.quickTimeKey
 
@@ -106,6 +109,8 @@ struct HeaderMetadata {
             resolver.pngTexts = blocks.texts
             metadata.embeddedMotion = EmbeddedMotionLocator.locate(in: source, format: format, xmp: blocks.xmp)
             resolver.movieCreated = blocks.movieCreated
+            metadata.sidecarOrientation = SidecarOrientation.applicable(sidecar, format: format,
+                                                                        fileHasOrientation: exif?.hasOrientation ?? false)
             if let note = exif?.makerNote() {
                 metadata.contentIdentifier = AppleMakerNote.parse(note)?.contentIdentifier.flatMap(Self.identifier)
             }
