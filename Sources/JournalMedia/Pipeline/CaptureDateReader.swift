@@ -18,6 +18,9 @@ public struct Inspection: Sendable {
     /// Duration a movie's or audio file's header declares, in seconds.
     public var durationSeconds: Double?
     public var error: AssetError?
+    /// `"percent"` when the file's name is not valid UTF-8 and `source` is its escaped
+    /// spelling (`FileNameEscaping`); nil otherwise (the key is then left out of the line).
+    public var sourceEncoding: String?
 
     public init(source: URL) {
         self.source = source
@@ -36,7 +39,8 @@ public struct Inspection: Sendable {
             + "\"mediaType\":\(quoted(format?.mediaType)),\"bytes\":\(bytes.map(String.init) ?? "null"),"
             + "\"captureDate\":\(captureDate?.json ?? "null"),"
             + "\"contentIdentifier\":\(quoted(contentIdentifier)),\"durationSeconds\":\(duration ?? "null"),"
-            + "\"error\":\(errorJSON)}"
+            + "\"error\":\(errorJSON)"
+            + (sourceEncoding.map { ",\"sourceEncoding\":\(quoted($0))" } ?? "") + "}"
     }
 }
 
@@ -64,6 +68,7 @@ public enum CaptureDateReader {
         inspection.contentIdentifier = probe.contentIdentifier
         inspection.durationSeconds = probe.durationSeconds
         inspection.error = probe.error
+        if probe.pathBytes != nil { inspection.sourceEncoding = FileNameEscaping.encodingName }
         return inspection
     }
 }
