@@ -43,8 +43,12 @@ package enum ImageDecoder {
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
         failOn: DecodeFailure = .truncated
     ) throws(VipsError) -> DecodedImage {
-        try decodeWithLibvips(bytes, header: header, width: width, height: height, allowUpscale: allowUpscale,
-                              colourManaged: header.profileUsable, failOn: failOn)
+        do {
+            return try decodeWithLibvips(bytes, header: header, width: width, height: height, allowUpscale: allowUpscale,
+                                         colourManaged: header.profileUsable, failOn: failOn)
+        } catch {
+            throw MemoryFile.withoutPath(error)
+        }
     }
 
     /// libvips' `fail_on` levels the pipeline uses.

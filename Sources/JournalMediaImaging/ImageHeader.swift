@@ -67,7 +67,7 @@ package enum ImageHeaderReader {
     package static func read(_ bytes: UnsafeRawBufferPointer, format: SourceFormat) throws(VipsError) -> ImageHeader {
         guard let loader = loaderName(for: format) else { throw VipsError(message: "not an image format") }
         let load = try loaderCall(loader, bytes: bytes, format: format)
-        try load.build()
+        do { try load.build() } catch { throw MemoryFile.withoutPath(error) }
         let image = try load.outputImage()
         let space: ImageHeader.ColourSpace = switch image.interpretation {
         case VIPS_INTERPRETATION_sRGB, VIPS_INTERPRETATION_RGB, VIPS_INTERPRETATION_RGB16, VIPS_INTERPRETATION_scRGB:

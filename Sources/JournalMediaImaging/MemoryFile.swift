@@ -1,4 +1,5 @@
 import CVips
+import Foundation
 import Glibc
 import JournalMediaCore
 
@@ -38,4 +39,13 @@ final class MemoryFile {
     }
 
     deinit { close(descriptor) }
+
+    /// `error` with any memfd path (`/proc/self/fd/N`, in quotes or not) replaced by words a
+    /// user can place: the loader names the path it opened, which is not the user's file.
+    static func withoutPath(_ error: VipsError) -> VipsError {
+        guard error.message.contains("/proc/self/fd/") else { return error }
+        let message = error.message.replacingOccurrences(of: #""?/proc/self/fd/[0-9]+"?"#, with: "(the file, read from memory)",
+                                                         options: .regularExpression)
+        return VipsError(message: message)
+    }
 }

@@ -110,7 +110,8 @@ import Testing
             #expect(error.message.contains("raster (\(name.hasSuffix(".ppm") ? "96×64" : "48×32"))"), "\(error.message)")
         } else {
             #expect(error.stage == .decode || error.stage == .probe, "\(error.description)")
-            #expect(!error.message.isEmpty)
+            // The EXR loader reads a memfd: its path is not the user's and is not shown.
+            #expect(!error.message.isEmpty && !error.message.contains("/proc/self/fd"), "\(error.message)")
         }
     }
 }
