@@ -2,6 +2,8 @@
 // import; these inline functions expose the few the operation layer needs.
 #ifndef JOURNALMEDIA_CVIPS_SHIM_H
 #define JOURNALMEDIA_CVIPS_SHIM_H
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <vips/vips.h>
 #include <gmodule.h>
 
@@ -21,5 +23,10 @@ static inline gulong jm_connect_eval(VipsImage *image, jm_eval_callback callback
     return g_signal_connect_data(image, "eval", G_CALLBACK(callback), data, release, (GConnectFlags) 0);
 }
 
+// An anonymous in-memory file (Linux memfd), closed on exec: for libvips loaders that read
+// only from a file name (OpenEXR in 8.14). Returns the descriptor, or -1 with errno set.
+// (The system call directly: glibc declares memfd_create only under _GNU_SOURCE, which would
+// change struct definitions other modules share. 1 is MFD_CLOEXEC.)
+static inline int jm_memfd_create(const char *name) { return (int) syscall(SYS_memfd_create, name, 1U); }
 
 #endif

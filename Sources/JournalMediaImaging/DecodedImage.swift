@@ -43,8 +43,12 @@ package enum ImageDecoder {
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
         failOn: DecodeFailure = .truncated
     ) throws(VipsError) -> DecodedImage {
-        try decodeWithLibvips(bytes, header: header, width: width, height: height, allowUpscale: allowUpscale,
-                              colourManaged: header.profileUsable, failOn: failOn)
+        do {
+            return try decodeWithLibvips(bytes, header: header, width: width, height: height, allowUpscale: allowUpscale,
+                                         colourManaged: header.profileUsable, failOn: failOn)
+        } catch {
+            throw MemoryFile.withoutPath(error)
+        }
     }
 
     /// libvips' `fail_on` levels the pipeline uses.
@@ -83,13 +87,24 @@ package enum ImageDecoder {
                                                   colourManaged: colourManaged, failOn: failOn)
         }
         let thumbnail: VipsOperationCall
-        if header.format == .bmp || header.format == .ico {
-            // ImageMagick's loader is called by name (it is never picked by content) and has
-            // no shrink-on-load: load, then thumbnail the image.
-            let load = try ImageHeaderReader.loaderCall("magickload_buffer", bytes: bytes, format: header.format)
+        // The load of a format without shrink-on-load, kept until the pixels are in memory
+        // (it retains the source or memfd its loader reads).
+        var wholeLoad: VipsOperationCall?
+        defer { withExtendedLifetime(wholeLoad) {} }
+        if header.format.loadsWhole, let loader = ImageHeaderReader.loaderName(for: header.format) {
+            // ImageMagick (BMP, ICO), JPEG 2000, Netpbm/PFM, OpenEXR and Radiance loaders are
+            // called by name (never picked by content) without shrink-on-load (`loadsWhole`):
+            // load, then thumbnail the image. Linear-light formats are first exposed for display.
+            let load = try ImageHeaderReader.loaderCall(loader, bytes: bytes, format: header.format)
+            if header.format != .bmp && header.format != .ico { try load.set("fail_on", .nick(failOn.rawValue)) }
             try load.build()
+            wholeLoad = load
+            var loaded = try load.outputImage()
+            if header.format.isLinearLight {
+                loaded = try LinearLightExposure.displayReferred(loaded, format: header.format)
+            }
             thumbnail = try VipsOperationCall("thumbnail_image")
-            try thumbnail.set("in", .image(try load.outputImage()))
+            try thumbnail.set("in", .image(loaded))
         } else if header.format == .jpeg, !allowUpscale,
            let shrink = jpegShrink(header, width: width, height: height), shrink > 1 {
             // JPEG: libvips' thumbnail only lets libjpeg scale the DCT while the rest of the
@@ -110,8 +125,11 @@ package enum ImageDecoder {
             // thumbnail_buffer only passes fail_on to the loader through the option string.
             try thumbnail.set("option_string", .string("fail_on=\(failOn.rawValue)"))
         }
-        try thumbnail.set("width", .int(max(1, width)))
-        try thumbnail.set("height", .int(max(1, height)))
+        // An orientation from outside the file is applied after the shrink: the box is
+        // fitted in the stored orientation, then the pixels are turned.
+        let pending = header.orientationIsExternal ? header.orientation : 1
+        try thumbnail.set("width", .int(max(1, pending >= 5 ? height : width)))
+        try thumbnail.set("height", .int(max(1, pending >= 5 ? width : height)))
         try thumbnail.set("size", .nick(allowUpscale ? "both" : "down"))
         // libvips 8.14's thumbnail converts an RGB image with an embedded profile (Display
         // P3, Adobe RGB, …) only when an export profile is named, and with an export profile
@@ -136,6 +154,7 @@ package enum ImageDecoder {
         }
         try thumbnail.build()
         var image = try thumbnail.outputImage()
+        if pending != 1 { image = try oriented(image, pending) }
         image = try eightBitDisplayColour(image)
         // The pixels are computed here (every loader is lazy); `materialised` lets the
         // thread's guard stop it between tiles.
@@ -192,6 +211,20 @@ package enum ImageDecoder {
             memory.removeField(field)
         }
         return DecodedImage(image: memory, hasRealTransparency: false)
+    }
+
+    /// `image` turned upright for EXIF orientation `orientation` (libvips' `autorot` of a copy
+    /// tagged with it).
+    static func oriented(_ image: VipsImageHandle, _ orientation: Int) throws(VipsError) -> VipsImageHandle {
+        let copy = try VipsOperationCall("copy")
+        try copy.set("in", .image(image))
+        try copy.build()
+        let tagged = try copy.outputImage()
+        vips_image_set_int(tagged.pointer, VIPS_META_ORIENTATION, Int32(orientation))
+        let autorot = try VipsOperationCall("autorot")
+        try autorot.set("in", .image(tagged))
+        try autorot.build()
+        return try autorot.outputImage()
     }
 
     /// The largest libjpeg scale denominator (1, 2, 4 or 8) whose output, ⌈stored / n⌉ on

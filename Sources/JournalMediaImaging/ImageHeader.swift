@@ -10,6 +10,9 @@ package struct ImageHeader {
     /// EXIF orientation 1–8 (1 when absent). libheif applies HEIF transforms itself and
     /// libvips then reports 1, so HEIC rotation is never applied twice.
     package var orientation: Int
+    /// `orientation` came from outside the file (an XMP sidecar's `tiff:Orientation`): the
+    /// loaders do not apply it, so the decode turns the pixels itself.
+    package var orientationIsExternal = false
     var bands: Int
     package var hasAlpha: Bool
     /// More than 8 bits per sample (10/12/16-bit: the loader gives 16-bit samples).
@@ -45,6 +48,11 @@ package enum ImageHeaderReader {
         case .jpeg, .dng, .cr2, .nef, .arw, .orf, .raf, .rw2: "jpegload_buffer"
         case .jxl: "jxlload_buffer"
         case .bmp, .ico: "magickload_buffer"
+        case .jp2: "jp2kload_buffer"
+        // libvips 8.14 reads Netpbm only from a file or a source, OpenEXR only from a file.
+        case .pnm, .pfm: "ppmload_source"
+        case .exr: "openexrload"
+        case .hdr: "radload_buffer"
         case .png: "pngload_buffer"
         case .webp: "webpload_buffer"
         case .gif: "gifload_buffer"
@@ -59,7 +67,7 @@ package enum ImageHeaderReader {
     package static func read(_ bytes: UnsafeRawBufferPointer, format: SourceFormat) throws(VipsError) -> ImageHeader {
         guard let loader = loaderName(for: format) else { throw VipsError(message: "not an image format") }
         let load = try loaderCall(loader, bytes: bytes, format: format)
-        try load.build()
+        do { try load.build() } catch { throw MemoryFile.withoutPath(error) }
         let image = try load.outputImage()
         let space: ImageHeader.ColourSpace = switch image.interpretation {
         case VIPS_INTERPRETATION_sRGB, VIPS_INTERPRETATION_RGB, VIPS_INTERPRETATION_RGB16, VIPS_INTERPRETATION_scRGB:
@@ -73,6 +81,9 @@ package enum ImageHeaderReader {
             orientation: image.orientation, bands: image.bands, hasAlpha: image.hasAlpha,
             colourSpace: space, hasProfile: image.hasField(VIPS_META_ICC_NAME))
         header.highBitDepth = image.format == VIPS_FORMAT_USHORT || image.format == VIPS_FORMAT_FLOAT
+            || format.isLinearLight
+        // Radiance pixels are packed RGBE (4 bytes, no alpha); OpenEXR's alpha is kept as a channel.
+        if format == .hdr { header.hasAlpha = false; header.colourSpace = .rgb }
         if header.hasProfile, space == .rgb, SRGBProfileMatch.matches(image) {
             header.profileIsSRGB = true
         } else if header.hasProfile {
@@ -83,12 +94,25 @@ package enum ImageHeaderReader {
 
     /// The load operation for `bytes`, with its input set: for ICO, the largest image of the
     /// icon (ImageMagick's page of the same index); BMP and ICO through ImageMagick's loader,
-    /// made available on first use.
+    /// made available on first use; Netpbm and PFM through a source over the bytes; OpenEXR
+    /// through a memfd holding a copy of them (`MemoryFile`). The source or memfd is retained
+    /// by the returned call: keep it alive until the pixels are computed.
     static func loaderCall(_ loader: String, bytes: UnsafeRawBufferPointer,
                            format: SourceFormat) throws(VipsError) -> VipsOperationCall {
         if format == .bmp || format == .ico { try VipsRuntime.ensureMagickLoader() }
         let load = try VipsOperationCall(loader)
-        try load.set("buffer", .borrowedBlob(bytes))
+        switch format {
+        case .pnm, .pfm:
+            let source = try VipsMemorySource(borrowing: bytes)
+            try load.set("source", .source(source))
+            load.retained.append(source)
+        case .exr:
+            let file = try MemoryFile(copying: bytes, name: "exr")
+            try load.set("filename", .string(file.path))
+            load.retained.append(file)
+        default:
+            try load.set("buffer", .borrowedBlob(bytes))
+        }
         if format == .ico, let page = IconDirectory.largestImage(bytes), page > 0 { try load.set("page", .int(page)) }
         return load
     }
@@ -153,4 +177,13 @@ enum IconDirectory {
         }
         return best
     }
+}
+
+extension SourceFormat {
+    /// Formats the pipeline loads whole and then shrinks (`thumbnail_image`): their loaders
+    /// have no shrink-on-load and are called by name, never picked by content. JPEG 2000 has
+    /// resolution levels, but libvips 8.14's `thumbnail` picks a level too small when the
+    /// target is larger than the image and `size=down` (a 240×160 JP2 asked to fit 1024 came
+    /// out 120×80), so it is loaded whole too.
+    package var loadsWhole: Bool { [.bmp, .ico, .pnm, .pfm, .exr, .hdr, .jp2].contains(self) }
 }

@@ -13,6 +13,10 @@ enum VipsArgument {
     case doubles([Double])
     /// A blob that borrows memory the caller keeps alive until the operation's outputs are gone.
     case borrowedBlob(UnsafeRawBufferPointer)
+    /// A source over borrowed bytes (`VipsMemorySource`), for `…load_source` operations.
+    case source(VipsMemorySource)
+    /// Several images, e.g. the `in` of `bandjoin`.
+    case images([VipsImageHandle])
 }
 
 /// One call of a libvips operation through its introspection layer (`vips_operation_new`,
@@ -27,6 +31,9 @@ package final class VipsOperationCall {
     private var operation: UnsafeMutablePointer<VipsOperation>
     let name: String
     private var built = false
+    /// Objects the operation's inputs depend on (a `VipsMemorySource`'s owner, a `MemoryFile`):
+    /// kept for as long as this call is.
+    var retained: [AnyObject] = []
 
     package init(_ name: String) throws(VipsError) {
         try VipsRuntime.ensure()
@@ -108,6 +115,15 @@ package final class VipsOperationCall {
             }
         case .image(let image):
             g_value_set_object(&gvalue, UnsafeMutableRawPointer(image.pointer))
+        case .source(let source):
+            g_value_set_object(&gvalue, UnsafeMutableRawPointer(source.pointer))
+        case .images(let images):
+            var pointers: [UnsafeMutablePointer<CVips.VipsImage>?] = images.map(\.pointer)
+            guard let array = vips_array_image_new(&pointers, Int32(pointers.count)) else {
+                throw VipsError(message: "\(name): could not make an image array")
+            }
+            g_value_set_boxed(&gvalue, UnsafeRawPointer(array))
+            vips_area_unref(UnsafeMutableRawPointer(array).assumingMemoryBound(to: VipsArea.self))
         case .doubles(let numbers):
             numbers.withUnsafeBufferPointer { buffer in
                 vips_value_set_array_double(&gvalue, buffer.baseAddress, Int32(buffer.count))

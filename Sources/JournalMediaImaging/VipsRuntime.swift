@@ -10,14 +10,20 @@ import Logging
 /// Runs lazily the first time any imaging type is used; costs one `vips_init` (a few ms).
 package enum VipsRuntime {
     /// Loaders reachable from untrusted uploads. Everything else under `VipsForeignLoad`
-    /// (openslide, matrix, csv, fits, analyze, raw, vips, ppm, rad, mat, exr, jp2k) is
-    /// blocked; ImageMagick's buffer loader is opened only for sniffed BMP and ICO files
-    /// (`ensureMagickLoader()`).
+    /// (openslide, matrix, csv, fits, analyze, raw, vips, mat) is blocked; ImageMagick's
+    /// buffer loader is opened only for sniffed BMP and ICO files (`ensureMagickLoader()`).
+    /// JPEG 2000, Netpbm/PFM and Radiance are read from memory only (their file variants stay
+    /// blocked, `blockedFileLoaders`); OpenEXR has only a file loader, given a memfd
+    /// (`MemoryFile`).
     static let allowedLoaders = [
         "VipsForeignLoadJpeg", "VipsForeignLoadPng", "VipsForeignLoadWebp",
         "VipsForeignLoadNsgif", "VipsForeignLoadTiff", "VipsForeignLoadHeif",
         "VipsForeignLoadSvg", "VipsForeignLoadPdf", "VipsForeignLoadJxl",
+        "VipsForeignLoadJp2k", "VipsForeignLoadPpm", "VipsForeignLoadRad", "VipsForeignLoadOpenexr",
     ]
+
+    /// File-name variants of allowed loaders that the toolkit never calls (it reads from memory).
+    static let blockedFileLoaders = ["VipsForeignLoadJp2kFile", "VipsForeignLoadPpmFile", "VipsForeignLoadRadFile"]
 
     private static let initialised: Bool = {
         guard vips_init("journal-media") == 0 else { return false }
@@ -38,6 +44,7 @@ package enum VipsRuntime {
         vips_concurrency_set(1)
         vips_operation_block_set("VipsForeignLoad", 1)
         for loader in allowedLoaders { vips_operation_block_set(loader, 0) }
+        for loader in blockedFileLoaders { vips_operation_block_set(loader, 1) }
         loadNeededModules()
         return true
     }()

@@ -43,6 +43,7 @@ package enum ContainerBounds {
         case .tiff: tiff(source)
         case .bmp: bmp(source)
         case .ico: ico(source)
+        case .pnm, .pfm: anymap(source)
         default: nil
         }
     }
@@ -109,6 +110,19 @@ package enum ContainerBounds {
         guard overflow || dataOffset > source.size || declared > source.size - dataOffset else { return nil }
         return ContainerOverrun(container: "BMP", structure: "pixel rows (\(width)×\(rows), \(bits) bits)",
                                 offset: dataOffset, declared: overflow ? Int.max : declared, fileSize: source.size)
+    }
+
+    /// Netpbm and float maps: a binary raster (`P4`–`P6`, `PF`, `Pf`) must hold the rows its
+    /// header declares (libvips allocates and maps them from the header). Plain-text rasters
+    /// have no fixed size and are left to the loader.
+    static func anymap(_ source: some ByteSource) -> ContainerOverrun? {
+        guard let head = source.read(0, min(512, source.size)), let header = PortableAnymapHeader(head),
+              header.isBinary else { return nil }
+        let declared = header.rasterBytes ?? Int.max
+        guard header.dataOffset > source.size || declared > source.size - header.dataOffset else { return nil }
+        let kind = header.isFloat ? "PFM" : "PNM"
+        return ContainerOverrun(container: kind, structure: "raster (\(header.width)×\(header.height))",
+                                offset: header.dataOffset, declared: declared, fileSize: source.size)
     }
 
     /// ICO: every image the directory lists (offset + size) must lie inside the file.

@@ -58,6 +58,10 @@ package final class ExifBlock {
         return Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size)))
     }
 
+    /// Whether IFD0 holds an Orientation tag (0x0112), whatever its value: the file then has
+    /// its own orientation, and an XMP sidecar's is not used.
+    package var hasOrientation: Bool { entry(.primary, 0x0112) != nil }
+
     /// An unsigned RATIONAL tag's values; nil when absent, of another type, or a zero denominator.
     func rationals(_ directory: Directory, _ tag: UInt16) -> [Double]? {
         guard let entry = entry(directory, tag), entry.pointee.format == EXIF_FORMAT_RATIONAL,

@@ -6,8 +6,9 @@ import JournalMediaCore
 ///
 /// Where it is looked for: in TIFF-structured raws (DNG, CR2, NEF, ARW, ORF, RW2) every
 /// directory reachable from IFD0 (the IFD chain, SubIFDs, the EXIF IFD): `JPEGInterchangeFormat`
-/// + length, single-strip JPEG-compressed images (compression 6 or 7), and Panasonic's
-/// `JpgFromRaw` (tag 0x002E); in Fujifilm RAF the header's JPEG offset and length. A candidate
+/// + length, single-strip JPEG-compressed images (compression 6 or 7), Panasonic's
+/// `JpgFromRaw` (tag 0x002E) and an Olympus MakerNote's preview (`OlympusMakerNote`: where
+/// ORF files keep theirs); in Fujifilm RAF the header's JPEG offset and length. A candidate
 /// counts only when it lies inside the file, starts with a JPEG SOI and has a baseline,
 /// extended or progressive frame (lossless JPEG, SOF3, is how DNG and CR2 store sensor data,
 /// not a preview); the one with the most pixels wins.
@@ -139,6 +140,7 @@ enum TIFFDirectories {
             guard let table = source.read(directory + 2, count * 12) else { continue }
             var values: [Int: [Int]] = [:]
             var jpgFromRaw: (Int, Int)?
+            var makerNote: (offset: Int, length: Int)?
             for index in 0..<count {
                 let raw = table[(index * 12)..<(index * 12 + 12)]
                 let tag = number(raw.prefix(2))
@@ -147,6 +149,10 @@ enum TIFFDirectories {
                 guard let size = typeSizes[type], components > 0 else { continue }
                 if tag == 0x002E, size == 1 {  // Panasonic JpgFromRaw: the JPEG is the value itself
                     jpgFromRaw = (number(raw.dropFirst(8).prefix(4)), components)
+                    continue
+                }
+                if tag == 0x927C, size == 1, components > 4 {  // MakerNote (UNDEFINED): its offset
+                    makerNote = (number(raw.dropFirst(8).prefix(4)), components)
                     continue
                 }
                 guard [0x0103, 0x0111, 0x0117, 0x0112, 0x0201, 0x0202, 0x014A, 0x8769].contains(tag),
@@ -167,6 +173,10 @@ enum TIFFDirectories {
                 result.previews.append((offsets[0], lengths[0]))
             }
             if let jpgFromRaw { result.previews.append(jpgFromRaw) }
+            if let makerNote, let preview = OlympusMakerNote.preview(in: source, at: makerNote.offset,
+                                                                      length: makerNote.length) {
+                result.previews.append(preview)
+            }
             for child in (values[0x014A] ?? []) + (values[0x8769] ?? []) { pending.append((child, false)) }
             if let link = source.read(directory + 2 + count * 12, 4) {
                 pending.append((number(link[...]), false))

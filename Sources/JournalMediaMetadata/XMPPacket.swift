@@ -74,8 +74,17 @@ package struct XMPPacket: Sendable {
     /// Reads `bytes` (UTF-8 or UTF-16 XML, with or without the `<?xpacket?>` wrapper).
     /// Never fails: unreadable or refused input gives an empty packet.
     package init(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty, bytes.count <= Self.maximumBytes else { return }
-        _ = Self.libraryReady
+        guard bytes.count <= Self.maximumBytes else { return }
+        values = Self.withReader(bytes, Self.read) ?? [:]
+    }
+
+    /// Runs `body` on a libxml2 pull parser over `bytes` with the hostile-input settings
+    /// above (no network, no DTD loading, no entity substitution, errors dropped silently);
+    /// nil when `bytes` is empty or libxml2 cannot start. `body` must refuse a document type
+    /// node itself. Shared by every XMP reader in the toolkit (`MotionPhotoXMP` too).
+    package static func withReader<T>(_ bytes: [UInt8], _ body: (xmlTextReaderPtr) -> T) -> T? {
+        guard !bytes.isEmpty else { return nil }
+        _ = libraryReady
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
                             | XML_PARSE_NOCDATA.rawValue)
         let reader: xmlTextReaderPtr? = bytes.withUnsafeBufferPointer { buffer in
@@ -85,12 +94,11 @@ package struct XMPPacket: Sendable {
                 }
             }
         }
-        guard let reader else { return }
+        guard let reader else { return nil }
         defer { xmlFreeTextReader(reader) }
-        // Errors are dropped silently (the caller moves on to the next date source).
         xmlTextReaderSetStructuredErrorHandler(reader, { _, _ in }, nil)
         // `bytes` must outlive the reader: libxml2 reads from the buffer lazily.
-        withExtendedLifetime(bytes) { values = Self.read(reader) }
+        return withExtendedLifetime(bytes) { body(reader) }
     }
 
     /// libxml2's one-time set-up, done before the first parse from any thread.
@@ -212,14 +220,14 @@ package struct XMPPacket: Sendable {
         return false
     }
 
-    private static func text(_ pointer: UnsafePointer<xmlChar>?) -> String? {
+    static func text(_ pointer: UnsafePointer<xmlChar>?) -> String? {
         pointer.map { String(cString: $0) }
     }
 }
 
-private extension String {
+extension String {
     /// Without leading and trailing XML white space (space, tab, CR, LF).
-    func trimmingXMLSpace() -> String {
+    package func trimmingXMLSpace() -> String {
         let space: Set<Character> = [" ", "\t", "\r", "\n", "\r\n"]
         guard let first = firstIndex(where: { !space.contains($0) }),
               let last = lastIndex(where: { !space.contains($0) }) else { return "" }

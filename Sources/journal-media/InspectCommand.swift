@@ -30,6 +30,8 @@ struct InspectCommand: ParsableCommand {
             fileModified. offset and utc are null when the zone is unknown; local is null when \
             only the instant is known.
 
+            A name that is not valid UTF-8 (given as an argument or found in a folder) is \
+            printed percent-escaped with "sourceEncoding":"percent", as in the manifest. \
             A file that cannot be read or is not a supported format gets an "error" object \
             ({"stage":…,"reason":…,"message":…}) and a null captureDate. contentIdentifier is \
             the Live Photo identifier of a still or movie; durationSeconds a movie's or \
@@ -49,15 +51,18 @@ struct InspectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let files = InputScanner.files(in: inputs.map { URL(fileURLWithPath: $0) })
+        let files = InputScanner.inspectionFiles(in: inputs.map { input in
+            (URL(fileURLWithPath: input), RawArguments.pathBytes(for: input))
+        })
         let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
         let lines = InspectLines(count: files.count)
         let sidecars = XMPSidecars.listing()
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: files.count, by: workers) {
-                let inspection = CaptureDateReader.inspect(fileAt: files[index], displayName: files[index].relativePath,
-                                                                   sidecars: sidecars)
-                lines.store(index, inspection.jsonLine(source: files[index].relativePath), ok: inspection.error == nil)
+                let file = files[index]
+                let inspection = CaptureDateReader.inspect(ProbedAsset.open(
+                    file.url, name: file.relativePath, keepMediaOpen: false, pathBytes: file.pathBytes, sidecars: sidecars))
+                lines.store(index, inspection.jsonLine(source: file.relativePath), ok: inspection.error == nil)
             }
         }
         if lines.failures > 0 { throw ExitCode(ExitStatus.someAssetsFailed) }

@@ -9,7 +9,8 @@ enum Main {
     static func main() async {
         AllocatorTuning.apply()
         LibvipsModules.loadOnlyNeeded()
-        let typed = Array(CommandLine.arguments.dropFirst())
+        // Raw argv: names that are not UTF-8 arrive escaped, their bytes kept (`RawArguments`).
+        let typed = RawArguments.arguments
         do {
             let arguments = try FileArguments.prepared(typed)
             var command = try JournalMediaCommand.parseAsRoot(arguments)

@@ -96,4 +96,31 @@ import Testing
         let shown = FileNameEscaping.shown(Array("é".utf8))
         #expect(shown.text == "é" && !shown.escaped)
     }
+
+    /// `inspect` of such a name given as an argument (the shell passes the raw bytes; Swift's
+    /// `CommandLine.arguments` would turn 0xFF into U+FFFD) and found in a folder: both read
+    /// the file and print it escaped, flagged as in the manifest.
+    @Test func inspectReadsANameThatIsNotUTF8FromTheCommandLine() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try Data(contentsOf: TestSupport.sample("dates/local-only.jpg"))
+        let rawName = Array(folder.path.utf8) + Array("/bad".utf8) + [0xFF] + Array("name.jpg".utf8)
+        let descriptor = FileNameEscaping.withCPath(rawName) { open($0, O_CREAT | O_WRONLY | O_EXCL, 0o644) }
+        try #require(descriptor >= 0)
+        _ = photo.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        // sh's printf makes the byte; exec hands it to the CLI as argv[2] unchanged.
+        let named = try TestSupport.runCLI(["-c", #"exec "$0" inspect "$(printf 'bad\377name.jpg')""#, TestSupport.cli.path],
+                                           in: folder, executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(named.status == 0, "\(named.stdout) \(named.stderr)")
+        #expect(named.stdout.hasPrefix(#"{"source":"bad%FFname.jpg","format":"jpeg""#), "\(named.stdout)")
+        #expect(named.stdout.contains(#""error":null,"sourceEncoding":"percent"}"#), "\(named.stdout)")
+        #expect(named.stdout.contains(#""source":"exif.DateTimeOriginal""#), "the file's own date was read")
+        let listed = try TestSupport.runCLI(["inspect", "."], in: folder)
+        #expect(listed.status == 0 && listed.stdout.contains(#""source":"./bad%FFname.jpg""#)
+                && listed.stdout.contains(#""sourceEncoding":"percent""#), "\(listed.stdout)")
+        // A valid name has no sourceEncoding key.
+        let plain = try TestSupport.runCLI(["inspect", TestSupport.sample("dates/local-only.jpg").path])
+        #expect(plain.status == 0 && !plain.stdout.contains("sourceEncoding"))
+    }
 }

@@ -111,6 +111,42 @@ import Testing
                 "packets over 256 KiB are not read")
     }
 
+    /// Read as XML: directory items in element form (in an `rdf:Seq`, each field its own
+    /// element), and the camera namespace under a prefix of the writer's choosing; a
+    /// `MotionPhoto` field in some other namespace says nothing.
+    @Test func xmpFieldsAsXMLElementItemsAndAnyPrefix() throws {
+        let elements = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description xmlns:cam="http://ns.google.com/photos/1.0/camera/"
+                xmlns:dir="http://ns.google.com/photos/1.0/container/"
+                xmlns:it="http://ns.google.com/photos/1.0/container/item/">
+            <cam:MotionPhoto>1</cam:MotionPhoto>
+            <dir:Directory><rdf:Seq>
+            <rdf:li rdf:parseType="Resource"><dir:Item rdf:parseType="Resource">
+              <it:Mime>image/jpeg</it:Mime><it:Semantic>Primary</it:Semantic><it:Length>0</it:Length>
+            </dir:Item></rdf:li>
+            <rdf:li rdf:parseType="Resource"><dir:Item rdf:parseType="Resource">
+              <it:Mime>video/mp4</it:Mime><it:Semantic>MotionPhoto</it:Semantic>
+              <!-- <it:Length>1</it:Length> --><it:Length> 5150 </it:Length><it:Padding>16</it:Padding>
+            </dir:Item></rdf:li>
+            </rdf:Seq></dir:Directory></rdf:Description></rdf:RDF></x:xmpmeta>
+            """
+        let fields = try #require(MotionPhotoXMP.parse(Array(elements.utf8)))
+        #expect(fields.isMotionPhoto)
+        #expect(fields.items == [
+            MotionPhotoXMP.Item(mime: "image/jpeg", semantic: "Primary", length: 0, padding: nil),
+            MotionPhotoXMP.Item(mime: "video/mp4", semantic: "MotionPhoto", length: 5150, padding: 16),
+        ])
+        let otherNamespace = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description xmlns:GCamera="http://example.com/not-google/" GCamera:MotionPhoto="1"/>
+            </rdf:RDF></x:xmpmeta>
+            """
+        #expect(MotionPhotoXMP.parse(Array(otherNamespace.utf8))?.isMotionPhoto != true)
+        let withDoctype = "<!DOCTYPE x [<!ENTITY e \"1\">]><x xmlns:c=\"http://ns.google.com/photos/1.0/camera/\" c:MotionPhoto=\"1\"/>"
+        #expect(MotionPhotoXMP.parse(Array(withDoctype.utf8)) == nil, "a DTD is refused")
+    }
+
     /// A HEIF motion photo (Samsung One UI 6) keeps its MP4 in a top-level `mpvd` box; the
     /// trailer box after it is not part of the video.
     @Test func heifMotionPhotoVideoIsTheMpvdPayload() throws {

@@ -161,4 +161,53 @@ import Testing
             try Preset.parse(Data(#"{"renditions": [{"role": "a", "format": "jxl", "width": 10, "effort": 0}]}"#.utf8))
         }
     }
+
+    /// raw-preview.orf keeps its only JPEG (360×240) in the Olympus MakerNote's CameraSettings
+    /// (ExifTool 12.57 reads it as ORF with PreviewImage); IFD0 says orientation 6.
+    @Test func orfShowsItsMakerNotePreviewUpright() async throws {
+        let bytes = Array(try Data(contentsOf: Self.formats("raw-preview.orf")))
+        let location = try #require(RawPreview.locate(in: MemoryBytes(bytes: bytes), format: .orf))
+        #expect(location.width == 360 && location.height == 240 && location.orientation == 6)
+        let result = await processor.process(fileAt: Self.formats("raw-preview.orf"))
+        #expect(result.error == nil, "\(result.error?.description ?? "")")
+        #expect(result.mediaType == "image/x-olympus-orf" && result.width == 240 && result.height == 360)
+        #expect(result.captureDate?.local?.description == "2021-07-14T09:26:53")
+        let image = try rendition(result)
+        let red = try image.mean(around: image.width - 4, 3, size: 3)  // top-left marker → top right
+        #expect(red[0] > 180 && red[1] < 90 && red[2] < 90, "\(red)")
+    }
+
+    /// Damaged MakerNotes: a bad header, CameraSettings or the preview pointing outside the
+    /// MakerNote or the file, an absurd entry count, preview marked invalid, a cut file. None
+    /// yields a preview, none crashes, and the asset fails naming the stage.
+    @Test func aDamagedOlympusMakerNoteGivesNoPreview() async throws {
+        let bytes = Array(try Data(contentsOf: Self.formats("raw-preview.orf")))
+        let note = try #require(bytes.firstRange(of: Array("OLYMPUS\0".utf8))?.lowerBound)
+        func patched(_ offset: Int, _ value: UInt32) -> [UInt8] {
+            var copy = bytes
+            withUnsafeBytes(of: value.littleEndian) { copy.replaceSubrange(offset..<offset + 4, with: $0) }
+            return copy
+        }
+        let settingsPointer = note + 12 + 2 + 12 + 8  // main IFD entry 1 (0x2020)'s value
+        let settings = note + Int(bytes[settingsPointer]) | Int(bytes[settingsPointer + 1]) << 8
+        var header = bytes
+        header[note + 1] = UInt8(ascii: "X")
+        var entries = bytes
+        entries[note + 12] = 0xFF
+        entries[note + 13] = 0xFF
+        let damaged: [String: [UInt8]] = [
+            "header": header, "entry count": entries,
+            "settings past the note": patched(settingsPointer, 0x7FFF_FFF0),
+            "preview past the file": patched(settings + 2 + 12 * 2 + 8, UInt32(bytes.count)),
+            "length past the file": patched(settings + 2 + 12 * 3 + 8, 0xFFFF_FFFF),
+            "marked invalid": patched(settings + 2 + 12 * 1 + 8, 0),
+            "cut inside the note": Array(bytes.prefix(note + 40)),
+        ]
+        for (what, variant) in damaged {
+            #expect(RawPreview.locate(in: MemoryBytes(bytes: variant), format: .orf) == nil, "\(what)")
+            let result = await processor.process(data: variant, filename: "damaged.orf")
+            #expect(result.error != nil && result.renditions.isEmpty, "\(what)")
+        }
+    }
 }
+

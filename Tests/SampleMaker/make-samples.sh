@@ -98,4 +98,15 @@ vips thumbnail "$work/s360.ppm" "$work/thumb.v" 120
 vips jpegsave "$work/thumb.v" "$work/thumb.jpg" --Q 70 --strip
 python3 "$here/raw_preview.py" dng "$out/formats/raw-preview.dng" "$work/preview.jpg" "$work/thumb.jpg" 6
 python3 "$here/raw_preview.py" cr2 "$out/formats/raw-preview.cr2" "$work/preview.jpg" "$work/thumb.jpg" 8
+# An ORF whose only preview is inside its Olympus MakerNote (ExifTool: ORF, PreviewImage).
+python3 "$here/raw_preview.py" orf "$out/formats/raw-preview.orf" "$work/preview.jpg" "$work/thumb.jpg" 6
+#    d. JPEG 2000 (OpenJPEG through vips jp2ksave), a binary PPM (the scene, 96×64), and the
+#       linear-light picture of linear_light.py as PFM, OpenEXR (half floats) and Radiance
+#       HDR (the EXR ×100, as a capture in absolute units, through vips radsave).
+vips jp2ksave "$work/s240.ppm" "$out/formats/scene.jp2" --Q 40
+cp "$work/small.ppm" "$out/formats/scene.ppm"
+python3 "$here/linear_light.py" pfm "$out/formats/linear.pfm"
+python3 "$here/linear_light.py" exr "$out/formats/linear.exr"
+python3 "$here/linear_light.py" exr "$work/bright.exr" 100
+vips radsave "$work/bright.exr" "$out/formats/absolute.hdr"
 ls -l "$out" "$out/formats"

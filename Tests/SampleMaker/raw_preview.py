@@ -13,6 +13,13 @@ data replaced by a few bytes (nothing here develops raw data):
       (compression 6, one strip: PREVIEW.jpg) with Make "Canon", Orientation and the EXIF IFD;
       IFD1 = THUMB.jpg through JPEGInterchangeFormat; IFD3 = the "raw" data as a lossless
       JPEG (SOF3) header declaring a larger frame, which must never be taken for a preview.
+  raw_preview.py orf OUT PREVIEW.jpg THUMB.jpg ORIENTATION
+      Olympus ORF: "IIRO" header; IFD0 = an 8x8 uncompressed "raw" strip with Make
+      "OLYMPUS IMAGING CORP.", Orientation and the EXIF IFD; the EXIF IFD's MakerNote is a
+      new-style Olympus one ("OLYMPUS\0II\3\0", offsets from the MakerNote's start) whose
+      CameraSettings sub-IFD (tag 0x2020) holds PreviewImageValid/Start/Length (0x0100-0x0102)
+      pointing at PREVIEW.jpg inside the MakerNote, as Olympus cameras store it. THUMB.jpg is
+      not used. No preview is reachable without reading the MakerNote.
 """
 import struct
 import sys
@@ -148,7 +155,40 @@ elif kind == "cr2":
     t.patch(p0[0x8769], exif)
     struct.pack_into("<I", t.data, 16 + 2 + 12 * 11, ifd1)  # IFD0's next-IFD link
     struct.pack_into("<I", t.data, 12, ifd3)  # the CR2 header's raw IFD offset
+elif kind == "orf":
+    # The MakerNote on its own first: every offset inside it counts from its first byte.
+    note = bytearray(b"OLYMPUS\0II\x03\0")
+    def note_ifd(entries):
+        """entries: (tag, type, count, 4-byte value); written at the end of `note`."""
+        start = len(note)
+        note.extend(struct.pack("<H", len(entries)))
+        for tag, typ, count, value in sorted(entries):
+            note.extend(struct.pack("<HHI", tag, typ, count) + value)
+        note.extend(struct.pack("<I", 0))
+        return start
+    main_at = note_ifd([(0x0000, 7, 4, b"0100"), (0x2020, 13, 1, b"\0\0\0\0")])
+    settings_at = note_ifd([(0x0000, 7, 4, b"0100"), (0x0100, LONG, 1, struct.pack("<I", 1)),
+                            (0x0101, LONG, 1, b"\0\0\0\0"), (0x0102, LONG, 1, struct.pack("<I", len(preview)))])
+    if len(note) % 2:
+        note.append(0)
+    preview_in_note = len(note)
+    note += preview
+    # Patch CameraSettings' offset (entry 2 of the main IFD) and PreviewImageStart (entry 3).
+    struct.pack_into("<I", note, main_at + 2 + 12 * 1 + 8, settings_at)
+    struct.pack_into("<I", note, settings_at + 2 + 12 * 2 + 8, preview_in_note)
+    t = Tiff(b"IIRO" + struct.pack("<I", 0))
+    raw = bytes(8 * 8 * 2)
+    raw_at, note_at = t.blob(raw), t.blob(bytes(note))
+    exif, _ = t.directory([(0x9003, ASCII, len(DATE), DATE), (0x927C, 7, len(note), struct.pack("<I", note_at))])
+    ifd0, _ = t.directory([
+        (0x00FE, LONG, 1, 0), (0x0100, LONG, 1, 8), (0x0101, LONG, 1, 8), (0x0102, SHORT, 1, 16),
+        (0x0103, SHORT, 1, 1), (0x010F, *ascii("OLYMPUS IMAGING CORP.")), (0x0110, *ascii("E-M10")),
+        (0x0111, LONG, 1, raw_at), (0x0112, SHORT, 1, orientation), (0x0115, SHORT, 1, 1),
+        (0x0116, LONG, 1, 8), (0x0117, LONG, 1, len(raw)), (0x0132, ASCII, len(DATE), DATE),
+        (0x8769, LONG, 1, exif),
+    ])
+    t.patch(4, ifd0)
 else:
-    raise SystemExit("kind must be dng or cr2")
+    raise SystemExit("kind must be dng, cr2 or orf")
 
 open(out, "wb").write(t.data)

@@ -18,6 +18,9 @@ public struct Inspection: Sendable {
     /// Duration a movie's or audio file's header declares, in seconds.
     public var durationSeconds: Double?
     public var error: AssetError?
+    /// `"percent"` when the file's name is not valid UTF-8 and `source` is its escaped
+    /// spelling (`FileNameEscaping`); nil otherwise (the key is then left out of the line).
+    public var sourceEncoding: String?
 
     public init(source: URL) {
         self.source = source
@@ -36,7 +39,8 @@ public struct Inspection: Sendable {
             + "\"mediaType\":\(quoted(format?.mediaType)),\"bytes\":\(bytes.map(String.init) ?? "null"),"
             + "\"captureDate\":\(captureDate?.json ?? "null"),"
             + "\"contentIdentifier\":\(quoted(contentIdentifier)),\"durationSeconds\":\(duration ?? "null"),"
-            + "\"error\":\(errorJSON)}"
+            + "\"error\":\(errorJSON)"
+            + (sourceEncoding.map { ",\"sourceEncoding\":\(quoted($0))" } ?? "") + "}"
     }
 }
 
@@ -64,6 +68,7 @@ public enum CaptureDateReader {
         inspection.contentIdentifier = probe.contentIdentifier
         inspection.durationSeconds = probe.durationSeconds
         inspection.error = probe.error
+        if probe.pathBytes != nil { inspection.sourceEncoding = FileNameEscaping.encodingName }
         return inspection
     }
 }
@@ -80,6 +85,9 @@ struct HeaderMetadata {
     var durationSeconds: Double?
     /// An Android motion photo's embedded MP4 (JPEG and HEIF stills).
     var embeddedMotion: EmbeddedMotion?
+    /// The XMP sidecar's `tiff:Orientation` (1–8), for a still whose file has no EXIF
+    /// Orientation tag of its own; nil otherwise (see `SidecarOrientation`).
+    var sidecarOrientation: Int?
 
     static let contentIdentifierKey = LivePhotoIdentifier.quickTimeKey
 
@@ -106,6 +114,8 @@ struct HeaderMetadata {
             resolver.pngTexts = blocks.texts
             metadata.embeddedMotion = EmbeddedMotionLocator.locate(in: source, format: format, xmp: blocks.xmp)
             resolver.movieCreated = blocks.movieCreated
+            metadata.sidecarOrientation = SidecarOrientation.applicable(sidecar, format: format,
+                                                                        fileHasOrientation: exif?.hasOrientation ?? false)
             if let note = exif?.makerNote() {
                 metadata.contentIdentifier = AppleMakerNote.parse(note)?.contentIdentifier.flatMap(Self.identifier)
             }

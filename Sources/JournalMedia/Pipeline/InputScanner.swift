@@ -102,17 +102,25 @@ public enum InputScanner {
 
     /// Files named on a command line with folders expanded (recursed, hidden entries skipped,
     /// sorted, symbolic links as in `scan`), for commands that write nothing (`inspect`).
-    /// Paths that do not exist are kept, so the caller reports them file by file.
-    public static func files(in inputs: [URL]) -> [URL] {
-        let policy = LinkPolicy(roots: inputs.map { canonicalPath($0) }, follow: false)
-        var files: [URL] = []
-        for input in inputs {
+    /// Paths that do not exist are kept, so the caller reports them file by file. Names that
+    /// are not UTF-8 are kept: each input with its bytes
+    /// when the command line gave it as bytes (`url` is then its escaped spelling), and each
+    /// file found in a folder with its bytes when its name needed escaping. `relativePath` is
+    /// the name to print: the input as given, or the folder input joined with the found path.
+    public static func inspectionFiles(in inputs: [(url: URL, pathBytes: [UInt8]?)]) -> [PlannedAsset] {
+        let policy = LinkPolicy(roots: inputs.map { canonicalPath($0.url) }, follow: false)
+        var files: [PlannedAsset] = []
+        for (input, bytes) in inputs {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: input.path, isDirectory: &isDirectory), isDirectory.boolValue {
-                files += walk(input, skipping: "\u{0}", links: policy).files.map(\.relative).sorted()
-                    .map { input.appendingPathComponent($0) }
+            if bytes == nil, FileManager.default.fileExists(atPath: input.path, isDirectory: &isDirectory),
+               isDirectory.boolValue {
+                let found = walk(input, skipping: "\u{0}", links: policy).files.sorted { $0.relative < $1.relative }
+                files += found.map { file in
+                    let url = input.appendingPathComponent(file.relative)
+                    return PlannedAsset(url: url, relativePath: url.relativePath, pathBytes: file.pathBytes)
+                }
             } else {
-                files.append(input)
+                files.append(PlannedAsset(url: input, relativePath: input.relativePath, pathBytes: bytes))
             }
         }
         return files

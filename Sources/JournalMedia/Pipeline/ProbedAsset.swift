@@ -32,6 +32,9 @@ public final class ProbedAsset: @unchecked Sendable {
     public let durationSeconds: Double?
     /// Where an Android motion photo keeps its MP4 inside this still's file; nil otherwise.
     package let embeddedMotion: EmbeddedMotion?
+    /// An XMP sidecar's orientation to apply, when the file has none of its own
+    /// (`SidecarOrientation`); nil otherwise.
+    public let sidecarOrientation: Int?
     /// Why the file could not be opened (`read`), recognised (`sniff`), or trusted (`probe`:
     /// a still whose container declares more bytes than the file holds); nil otherwise.
     public let error: AssetError?
@@ -61,6 +64,7 @@ public final class ProbedAsset: @unchecked Sendable {
         self.contentIdentifier = metadata?.contentIdentifier
         self.durationSeconds = metadata?.durationSeconds
         self.embeddedMotion = metadata?.embeddedMotion
+        self.sidecarOrientation = metadata?.sidecarOrientation
         self.media = media
         self.error = error
     }
@@ -103,7 +107,8 @@ public final class ProbedAsset: @unchecked Sendable {
                   format: probed.format, metadata: HeaderMetadata(captureDate: probed.captureDate,
                                                                   contentIdentifier: probed.contentIdentifier,
                                                                   durationSeconds: probed.durationSeconds,
-                                                                  embeddedMotion: probed.embeddedMotion),
+                                                                  embeddedMotion: probed.embeddedMotion,
+                                                                  sidecarOrientation: probed.sidecarOrientation),
                   media: probed.media, error: probed.error)
     }
 

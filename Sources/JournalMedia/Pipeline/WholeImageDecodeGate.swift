@@ -3,7 +3,7 @@ import Glibc
 import JournalMediaCore
 import JournalMediaImaging
 
-/// Whole-image HEIF/AVIF (and JPEG XL, BMP, ICO) decodes run alone, process-wide.
+/// Whole-image HEIF/AVIF (and JPEG XL, JPEG 2000, BMP, ICO, Netpbm, EXR, HDR) decodes run alone, process-wide.
 ///
 /// libvips cannot shrink a HEIF or AVIF while loading it: libheif decodes the whole image
 /// (and, for AV1, dav1d or libaom keep their own frame buffers), so a 20-megapixel 10-bit AVIF
@@ -31,8 +31,9 @@ enum WholeImageDecodeGate {
     /// Whether decoding the image `header` describes needs the gate exclusively.
     static func isWholeImage(_ header: ImageHeader) -> Bool {
         guard header.pixelCount >= minimumPixels else { return false }
-        // JPEG XL (libjxl), BMP and ICO (ImageMagick) have no shrink-on-load either.
-        if [.jxl, .bmp, .ico].contains(header.format) { return true }
+        // JPEG XL (libjxl), JPEG 2000 (OpenJPEG), and the formats loaded whole (BMP, ICO,
+        // Netpbm, PFM, OpenEXR, Radiance) have no shrink-on-load either.
+        if header.format == .jxl || header.format.loadsWhole { return true }
         guard header.format == .heic || header.format == .avif else { return false }
         return header.format == .avif || header.highBitDepth || header.hasAlpha
     }

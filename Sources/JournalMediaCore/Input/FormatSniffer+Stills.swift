@@ -1,7 +1,8 @@
-/// The still-image signatures beyond the web formats: JPEG XL, BMP, ICO, and the TIFF family
-/// (plain TIFF and the camera raw files built on it or beside it).
+/// The still-image signatures beyond the web formats: JPEG XL, BMP, ICO, JPEG 2000, Netpbm and
+/// float maps, OpenEXR, Radiance, and the TIFF family (plain TIFF and the camera raw files
+/// built on it or beside it).
 extension FormatSniffer {
-    /// JPEG XL, BMP or ICO from their signatures, or nil.
+    /// JPEG XL, BMP, ICO, JPEG 2000, Netpbm, PFM, OpenEXR or Radiance from their signatures, or nil.
     static func otherStill(_ head: [UInt8]) -> SourceFormat? {
         func starts(with magic: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + magic.count && head[offset..<offset + magic.count].elementsEqual(magic)
@@ -9,6 +10,14 @@ extension FormatSniffer {
         // JPEG XL: a bare codestream (FF 0A) or the container's signature box.
         if starts(with: [0xFF, 0x0A]) { return .jxl }
         if starts(with: [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
+        // JPEG 2000: the JP2 signature box, or a bare codestream (SOC then SIZ).
+        if starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jp2 }
+        if starts(with: [0xFF, 0x4F, 0xFF, 0x51]) { return .jp2 }
+        // OpenEXR: magic 20000630 (little-endian), then a version 2 field.
+        if starts(with: [0x76, 0x2F, 0x31, 0x01]), head.count >= 8, head[4] == 2 { return .exr }
+        if starts(with: Array("#?RADIANCE\n".utf8)) || starts(with: Array("#?RGBE\n".utf8)) { return .hdr }
+        // Netpbm's "P1"–"P6" and "PF"/"Pf" are weak signatures: the whole header must parse.
+        if starts(with: Array("P".utf8)), let header = PortableAnymapHeader(head) { return header.isFloat ? .pfm : .pnm }
         if starts(with: Array("BM".utf8)), head.count >= 18 {
             // "BM" alone is too weak: the DIB header that follows has one of a few known sizes.
             let dibSize = Int(head[14]) | Int(head[15]) << 8 | Int(head[16]) << 16 | Int(head[17]) << 24

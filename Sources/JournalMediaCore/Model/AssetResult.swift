@@ -98,6 +98,10 @@ public struct AssetResult: Codable, Sendable, Equatable {
     @ExplicitNull public var height: Int?
     /// EXIF orientation (1–8) found in the file; 1 when there is none.
     @ExplicitNull public var orientation: Int?
+    /// Where `orientation` came from when not the file itself: `"xmp-sidecar.tiff:Orientation"`
+    /// when the file has no EXIF Orientation tag and its XMP sidecar has one. The key is absent
+    /// otherwise.
+    public var orientationSource: String?
     /// When the asset was captured, from its metadata, name or modification time.
     @ExplicitNull public var captureDate: CaptureDate?
     /// Live Photo content identifier (of the file, or of a pair's still).
@@ -137,7 +141,7 @@ public struct AssetResult: Codable, Sendable, Equatable {
     public var succeeded: Bool { error == nil }
 
     private enum CodingKeys: String, CodingKey {
-        case source, sha256, bytes, modified, kind, mediaType, width, height, orientation, captureDate,
+        case source, sha256, bytes, modified, kind, mediaType, width, height, orientation, orientationSource, captureDate,
              contentIdentifier, video, livePhoto, renditions, colors, placeholder, error, warnings, sourceEncoding
     }
 
@@ -152,7 +156,8 @@ public struct AssetResult: Codable, Sendable, Equatable {
     private func sameContent(_ other: AssetResult) -> Bool {
         source == other.source && sha256 == other.sha256 && bytes == other.bytes && modified == other.modified
             && kind == other.kind && mediaType == other.mediaType && width == other.width && height == other.height
-            && orientation == other.orientation && captureDate == other.captureDate
+            && orientation == other.orientation && orientationSource == other.orientationSource
+            && captureDate == other.captureDate
             && contentIdentifier == other.contentIdentifier && video == other.video && livePhoto == other.livePhoto
             && renditions == other.renditions && colors == other.colors && placeholder == other.placeholder
             && Self.sameError(error, other.error) && warnings == other.warnings

@@ -9,6 +9,16 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     /// Camera raw files, shown through their largest embedded JPEG preview (as Immich's
     /// "prefer embedded preview"), with the raw file's orientation and EXIF dates.
     case dng, cr2, nef, arw, orf, raf, rw2
+    /// JPEG 2000: the JP2 file (signature box) or a bare J2K codestream, decoded by OpenJPEG.
+    case jp2
+    /// Netpbm's integer formats (PBM, PGM, PPM; plain-text and binary): `P1`–`P6`.
+    case pnm
+    /// Portable float map (`PF` colour, `Pf` grey): linear-light floats, rows stored bottom-up.
+    case pfm
+    /// OpenEXR (scanline or tiled): linear-light half or full floats.
+    case exr
+    /// Radiance RGBE (`#?RADIANCE`, `#?RGBE`): linear-light, often in absolute units.
+    case hdr
     /// QuickTime movie (`ftyp` brand `qt  `, or an old file starting with a `moov`/`mdat` box).
     case mov
     /// MPEG-4 video (`isom`, `mp41`, `mp42`, `avc1`, … brands).
@@ -51,6 +61,11 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
         case .orf: "image/x-olympus-orf"
         case .raf: "image/x-fuji-raf"
         case .rw2: "image/x-panasonic-rw2"
+        case .jp2: "image/jp2"
+        case .pnm: "image/x-portable-anymap"
+        case .pfm: "image/x-portable-floatmap"
+        case .exr: "image/x-exr"
+        case .hdr: "image/vnd.radiance"
         case .mov: "video/quicktime"
         case .mp4: "video/mp4"
         case .m4v: "video/x-m4v"
@@ -79,6 +94,9 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     /// Formats whose metadata (capture date) is read but whose pixels are not decoded:
     /// `inspect` reports them, `convert` refuses them with `unsupportedFormat`.
     public var isMetadataOnly: Bool { self == .psd }
+    /// Scene-referred float formats whose values are linear light with no fixed white: shown
+    /// through an exposure and highlight roll-off (`LinearLightExposure`), not clipped.
+    public var isLinearLight: Bool { [.pfm, .exr, .hdr].contains(self) }
 }
 
 /// What an asset is, as the manifest's `kind` reports it.

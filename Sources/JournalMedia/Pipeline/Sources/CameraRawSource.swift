@@ -16,6 +16,8 @@ public struct CameraRawSource: FileSource {
     let bytes: [UInt8]
     let format: SourceFormat?
     let name: String
+    /// An XMP sidecar's orientation, for a raw without one of its own.
+    let sidecarOrientation: Int?
 
     public static func accepts(_ probe: ProbedAsset) -> Bool { probe.format?.isCameraRaw == true }
 
@@ -23,6 +25,7 @@ public struct CameraRawSource: FileSource {
         bytes = content.bytes
         format = probe.format
         name = probe.name
+        sidecarOrientation = probe.sidecarOrientation
     }
 
     public func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage {
@@ -42,7 +45,8 @@ public struct CameraRawSource: FileSource {
             }
             var shown = result
             do throws(AssetError) {
-                let image = try StillDecoding.decode(bytes, format: .tiff, name: name, plan: plan, into: &shown)
+                let image = try StillDecoding.decode(bytes, format: .tiff, name: name, plan: plan, into: &shown,
+                                                     sidecarOrientation: sidecarOrientation)
                 shown.warnings = (shown.warnings ?? []) + [
                     "decode: no embedded JPEG preview; shown from the raw file's \(image.width)×\(image.height) IFD0 image"]
                 result = shown
@@ -57,7 +61,8 @@ public struct CameraRawSource: FileSource {
                              message: "the embedded JPEG preview: \(overrun.message)")
         }
         let jpeg = preview.orientation.map { JPEGOrientation.tagged(window.bytes, orientation: $0) } ?? window.bytes
-        return try StillDecoding.decode(jpeg, format: .jpeg, name: name, plan: plan, into: &result)
+        return try StillDecoding.decode(jpeg, format: .jpeg, name: name, plan: plan, into: &result,
+                                        sidecarOrientation: sidecarOrientation)
     }
 }
 

@@ -12,6 +12,7 @@ public struct PhotoSource: FileSource {
     let bytes: [UInt8]
     let format: SourceFormat?
     let name: String
+    let sidecarOrientation: Int?
 
     public static func accepts(_ probe: ProbedAsset) -> Bool {
         probe.format.map { $0.isImage && !$0.isMetadataOnly } ?? false
@@ -21,6 +22,7 @@ public struct PhotoSource: FileSource {
         bytes = content.bytes
         format = probe.format
         name = probe.name
+        sidecarOrientation = probe.sidecarOrientation
     }
 
     public func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage {
@@ -28,7 +30,8 @@ public struct PhotoSource: FileSource {
             throw AssetError(file: name, stage: .sniff, reason: .unsupportedFormat, message: "not an image")
         }
         result.kind = .photo
-        let image = try StillDecoding.decode(bytes, format: format, name: name, plan: plan, into: &result)
+        let image = try StillDecoding.decode(bytes, format: format, name: name, plan: plan, into: &result,
+                                             sidecarOrientation: sidecarOrientation)
         if format == .gif || format == .webp, let spec = plan.renditions.first(where: \.isNotification),
            let limit = spec.byteLimit {
             // An animation's attachment is an animated GIF; a single frame, or one that
@@ -60,20 +63,26 @@ enum StillDecoding {
     }
 
     /// Header, pixel limit, one decode within `plan.timeoutSeconds`; fills size and
-    /// orientation into `result`. The decode runs on its own thread (`DeadlineThread`) under
+    /// orientation into `result`. `sidecarOrientation` (an XMP sidecar's, see
+    /// `SidecarOrientation`) is applied when the header reports none. The decode runs on its own thread (`DeadlineThread`) under
     /// its own `DecodeGuard` (the deadline; the caller's guard as parent), which
     /// keeps `bytes` alive for as long as it runs, even past the deadline.
     static func decode(_ bytes: [UInt8], format: SourceFormat, name: String, plan: DecodePlan,
-                       into result: inout AssetResult) throws(AssetError) -> SourceImage {
+                       into result: inout AssetResult, sidecarOrientation: Int? = nil) throws(AssetError) -> SourceImage {
         func fail(_ stage: ProcessingStage, _ reason: AssetErrorReason?, _ message: String) -> AssetError {
             AssetError(file: name, stage: stage, reason: reason, message: message)
         }
-        let header: ImageHeader
+        var header: ImageHeader
         let read = bytes.withUnsafeBytes { raw in
             Result { () throws(VipsError) in try ImageHeaderReader.read(raw, format: format) }
         }
         do throws(VipsError) { header = try read.get() } catch {
             throw fail(.probe, nil, "cannot read the \(format.rawValue.uppercased()) header: \(error.message)")
+        }
+        if let sidecarOrientation, header.orientation == 1, sidecarOrientation != 1 {
+            header.orientation = sidecarOrientation
+            header.orientationIsExternal = true
+            result.orientationSource = SidecarOrientation.source
         }
         result.width = header.displayWidth
         result.height = header.displayHeight
