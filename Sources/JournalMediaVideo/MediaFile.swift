@@ -182,6 +182,11 @@ package final class MediaFile {
         return result
     }
 
+    /// An MPEG-TS file's first H.264 packets, where AVCHD camcorders keep the recording date
+    /// (`LeadingVideoPackets`); empty for other files. Call before the poster is read: the
+    /// demuxer is put back at the file's start afterwards.
+    package func leadingVideoPackets() -> [[UInt8]] { LeadingVideoPackets.read(context) }
+
     /// Container duration in seconds, else the longest stream's; nil when unknown.
     package var durationSeconds: Double? {
         let duration = context.pointee.duration

@@ -97,6 +97,7 @@ struct HeaderMetadata {
             case .mkv, .webm: resolver.containerDateSource = "matroska.DateUTC"
             default: break
             }
+            resolver.streamDate = container.flatMap { AVCHDRecordingDate.find(in: $0.leadingVideoPackets) }
             metadata.contentIdentifier = tags?[contentIdentifierKey].flatMap(Self.identifier)
         } else {
             let blocks = MetadataBlocks.find(in: source, format: format)

