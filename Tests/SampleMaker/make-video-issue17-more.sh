@@ -23,3 +23,28 @@ ff -fflags +genpts -r 15 -i "$work/dated.h264" -c copy -map_metadata -1 -f mpegt
    "$out/video-avchd-mdpm.mts"
 #   grep -c MDPM Samples/video-avchd-mdpm.mts → 1 (one IDR access unit); journal-media inspect → h264.DateTimeOriginal
 
+# video-roll-90.webm: VP9 in WebM, 1 s, the scene stored turned 90° anticlockwise (transpose=2)
+# with Video/Projection ProjectionType 0 (rectangular) and ProjectionPoseRoll −90, written by
+# mkvpropedit (mkvtoolnix): libavformat 5.1 gives it a display matrix (ffprobe rotation=-90),
+# and `ffmpeg -i … out.png` (autorotate) shows the scene upright.
+ff -loop 1 -framerate 15 -t 1 -i "$work/scene.ppm" -vf transpose=2 -c:v libvpx-vp9 -crf 40 -b:v 0 -g 15 \
+   -deadline good -cpu-used 4 -pix_fmt yuv420p -map_metadata -1 "$out/video-roll-90.webm"
+mkvpropedit -q "$out/video-roll-90.webm" --edit track:v1 --set projection-type=0 --set projection-pose-roll=-90
+
+# video-rotate-tag.mkv: H.264 in Matroska, 1 s, the scene stored turned 90° anticlockwise,
+# with a track tag ROTATE=90 (clockwise degrees, as older ffmpeg and phone apps wrote) and no
+# projection: libavformat 5.1 gives no display matrix, only the stream tag.
+ff -loop 1 -framerate 15 -t 1 -i "$work/scene.ppm" -vf transpose=2 -c:v libx264 -crf 32 -g 15 \
+   -x264-params no-info=1 -pix_fmt yuv420p -map_metadata -1 "$out/video-rotate-tag.mkv"
+cat > "$work/tags.xml" <<'XML'
+<?xml version="1.0" encoding="UTF-8"?>
+<Tags>
+  <Tag>
+    <Targets><TargetTypeValue>50</TargetTypeValue></Targets>
+    <Simple><Name>ROTATE</Name><String>90</String></Simple>
+  </Tag>
+</Tags>
+XML
+mkvpropedit -q "$out/video-rotate-tag.mkv" --tags "track:v1:$work/tags.xml"
+#   ffprobe -v error -show_streams Samples/video-rotate-tag.mkv | grep ROTATE → TAG:ROTATE=90
+
