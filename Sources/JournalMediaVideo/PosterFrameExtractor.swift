@@ -24,6 +24,9 @@ extension MediaFile {
 ///    keyframes-only yields nothing (streams that flag no keyframes, or a flagged packet that
 ///    does not decode alone), the same candidate is decoded once more without skipping. A
 ///    candidate landing on a keyframe an earlier one already gave is skipped.
+///    When no candidate gives a frame (a short clip whose seeks all land past its only
+///    keyframe, as MPEG-TS timestamp seeks do), the stream's first keyframe is decoded from
+///    its start.
 /// 3. Convert it to RGB at poster size: swscale with the frame's matrix and range for SDR
 ///    (`SDRFrameConverter`); swscale to 16-bit RGB + a table-driven tone curve for
 ///    HLG/PQ/BT.2020 (`HDRToneMapper`, falling back to swscale if it rejects the frame).
@@ -99,6 +102,17 @@ package struct PosterFrameExtractor {
                 bestScore = quality.score
             }
         }
+        // Every seek landed past the stream's only keyframes (a short MPEG-TS clip: its seek
+        // is a timestamp search that knows no keyframes, so it lands on the frame after the
+        // one keyframe): the first keyframe from the start instead.
+        if best == nil, !media.deadline.hasExpired, rewindToStart() {
+            var decoded = decode(at: 0, keyframesOnly: true, atStart: true, seek: false)
+            if !decoded, rewindToStart() { decoded = decode(at: 0, keyframesOnly: false, atStart: true, seek: false) }
+            if decoded {
+                defer { frame.unreference() }
+                best = try convert(fallbackTime: 0)
+            }
+        }
         guard let chosen = best else {
             if media.deadline.hasExpired { throw media.failure(.decode, "timed out decoding a video frame", reason: .timeout) }
             throw noFrameFailure()
@@ -115,15 +129,15 @@ package struct PosterFrameExtractor {
 
     /// Seeks to the keyframe at or before `seconds` and decodes one frame into `frame`.
     /// `atStart`: nothing has been read since the open, so after a failed seek the first frame
-    /// of the file is decoded instead.
-    private func decode(at seconds: Double, keyframesOnly: Bool, atStart: Bool) -> Bool {
+    /// of the file is decoded instead. `seek: false` decodes from where the demuxer stands.
+    private func decode(at seconds: Double, keyframesOnly: Bool, atStart: Bool, seek: Bool = true) -> Bool {
         media.deadline.restart(seconds: media.timeLimit)
         let index = stream.pointee.index
         let start = stream.pointee.start_time == LibavRuntime.noTimestamp ? 0 : stream.pointee.start_time
         let unit = LibavRuntime.value(stream.pointee.time_base) ?? 1.0 / 90_000
         let offset = (seconds / unit).rounded(.down)
         let target = start &+ (offset.isFinite && offset < 1e15 ? Int64(max(0, offset)) : 0)
-        let sought = av_seek_frame(media.context, index, target, AVSEEK_FLAG_BACKWARD)
+        let sought = seek ? av_seek_frame(media.context, index, target, AVSEEK_FLAG_BACKWARD) : 0
         // A file that cannot seek still gets its first frame, read from where the open left off.
         if sought < 0 && !atStart { return false }
         decoder.flush()
@@ -169,6 +183,14 @@ package struct PosterFrameExtractor {
             return false
         }
         return false
+    }
+
+    /// Puts the demuxer back at the stream's first packet: a byte seek to 0 for MPEG-TS (no
+    /// index; exact and cheap), else a seek to the stream's start time. False when it cannot.
+    private func rewindToStart() -> Bool {
+        if media.demuxerName == "mpegts" { return av_seek_frame(media.context, -1, 0, AVSEEK_FLAG_BYTE) >= 0 }
+        let start = stream.pointee.start_time == LibavRuntime.noTimestamp ? 0 : stream.pointee.start_time
+        return av_seek_frame(media.context, stream.pointee.index, start, AVSEEK_FLAG_BACKWARD) >= 0
     }
 
     /// Why no candidate gave a frame, as the defect the file has: its video stream holds no

@@ -48,3 +48,9 @@ XML
 mkvpropedit -q "$out/video-rotate-tag.mkv" --tags "track:v1:$work/tags.xml"
 #   ffprobe -v error -show_streams Samples/video-rotate-tag.mkv | grep ROTATE → TAG:ROTATE=90
 
+# video-short.ts: a 1.2 s H.264 clip with a single keyframe (GOP longer than the clip) and 2 s
+# of AAC, in a plain 188-byte transport stream. The poster's first seek (0.2 s) is a timestamp
+# search that lands on the frame after the keyframe, and every later candidate lies past it.
+ff -loop 1 -framerate 15 -t 1.2 -i "$work/scene.ppm" -f lavfi -i "sine=frequency=440:sample_rate=8000:duration=2" \
+   -c:v libx264 -pix_fmt yuv420p -crf 32 -g 100 -x264-params no-info=1 -c:a aac -b:a 16k -ac 1 \
+   -map_metadata -1 -f mpegts "$out/video-short.ts"
