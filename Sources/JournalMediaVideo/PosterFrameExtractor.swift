@@ -47,6 +47,9 @@ package struct PosterFrameExtractor {
     /// What the candidates read, for the error when no frame decodes.
     let attempts = DecodeAttempts()
 
+    /// DV packets are checked for whole frames (`DVFrameLength`).
+    var isDV: Bool { stream.pointee.codecpar?.pointee.codec_id == AV_CODEC_ID_DVVIDEO }
+
     /// Packets of the video stream read per candidate before giving up on it.
     static let packetLimit = 3_000
 
@@ -146,6 +149,7 @@ package struct PosterFrameExtractor {
 
         var packets = 0
         var draining = false
+        let fileSize = isDV ? media.context.pointee.pb.map { avio_size($0) } ?? -1 : -1
         while !media.deadline.hasExpired {
             if !draining {
                 let read = av_read_frame(media.context, packet.pointer)
@@ -156,9 +160,14 @@ package struct PosterFrameExtractor {
                 } else {
                     let ours = packet.pointer.pointee.stream_index == index
                     let key = packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0
-                    let sent = ours ? avcodec_send_packet(decoder.context, packet.pointer) : 0
+                    let cut = ours && isDV ? DVFrameLength.shortfall(packet.pointer, fileSize: fileSize) : nil
+                    let sent = ours && cut == nil ? avcodec_send_packet(decoder.context, packet.pointer) : 0
                     packet.unreference()
                     guard ours else { continue }
+                    if let cut {
+                        attempts.cutDVFrame = cut
+                        continue
+                    }
                     packets += 1
                     attempts.packets += 1
                     if packets > Self.packetLimit { return false }
@@ -203,6 +212,11 @@ package struct PosterFrameExtractor {
         if indexReachesPastTheEnd() {
             return media.failure(.decode, "\(prefix): the file ends before the \(codec) video data its index lists",
                                  reason: .truncated)
+        }
+        if let cut = attempts.cutDVFrame {
+            let whole = cut.want.map { " of its \($0)" } ?? ""
+            return media.failure(.decode, "\(prefix): the file ends inside a DV frame (\(cut.have) bytes\(whole)): "
+                                 + "cut short", reason: .truncated)
         }
         if attempts.packets == 0 {
             let declared = stream.pointee.nb_frames
@@ -296,4 +310,6 @@ final class DecodeAttempts {
     var decoderStatus: Int32?
     /// `av_read_frame`'s last status below zero (end of file, I/O error).
     var readStatus: Int32?
+    /// A DV packet shorter than its frame (`DVFrameLength`), not decoded.
+    var cutDVFrame: (have: Int, want: Int?)?
 }

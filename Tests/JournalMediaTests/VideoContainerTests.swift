@@ -135,7 +135,8 @@ import Testing
         #expect(FormatSniffer.sniff(ebml("matroska")) == .mkv)
         #expect(FormatSniffer.sniff(ebml("other")) == nil)
         #expect(FormatSniffer.sniff(Array("RIFF\u{0}\u{0}\u{0}\u{0}AVI LIST".utf8)) == .avi)
-        #expect(FormatSniffer.sniff(Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8)) == nil)
+        #expect(FormatSniffer.sniff(Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8)) == .wav)
+        #expect(FormatSniffer.sniff(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == .webp)
         var ts = [UInt8](repeating: 0xFF, count: 188 * 4)
         for packet in 0..<4 { ts[packet * 188] = 0x47 }
         #expect(FormatSniffer.sniff(ts) == .mpegTS)

@@ -48,6 +48,24 @@ XML
 mkvpropedit -q "$out/video-rotate-tag.mkv" --tags "track:v1:$work/tags.xml"
 #   ffprobe -v error -show_streams Samples/video-rotate-tag.mkv | grep ROTATE → TAG:ROTATE=90
 
+# video-dv.dv: one NTSC DV frame (ffmpeg's dvvideo encoder: 720×480, 4:1:1, 4:3, i.e. a
+# sample aspect of 8:9), raw DIF as a DV camcorder's tape transfer writes it: 120,000 bytes.
+python3 "$here/scene.py" "$work/scene720.ppm" 720 480 6
+ff -i "$work/scene720.ppm" -frames:v 1 -r 30000/1001 -pix_fmt yuv411p -c:v dvvideo -aspect 4:3 -f dv \
+   "$out/video-dv.dv"
+
+# audio-cover.aiff: 1 s of 16-bit PCM in AIFF with an ID3 chunk holding a title, an artist and
+# a 240×240 JPEG cover (APIC), as iTunes and ffmpeg write it.
+python3 "$here/scene.py" "$work/cover.ppm" 240 240 7
+vips jpegsave "$work/cover.ppm" "$work/cover.jpg" --Q 70 --strip
+ff -f lavfi -i "sine=frequency=330:sample_rate=8000:duration=1" -i "$work/cover.jpg" -map 0 -map 1 \
+   -c:a pcm_s16be -c:v copy -disposition:v attached_pic -write_id3v2 1 -map_metadata -1 \
+   -metadata title="Cover test" -metadata artist="JournalMedia" "$out/audio-cover.aiff"
+
+# audio-voice.wav: 1 s of 8 kHz 16-bit mono PCM in WAV, no tags and no picture (a voice memo).
+ff -f lavfi -i "sine=frequency=220:sample_rate=8000:duration=1" -af volume=0.2 -c:a pcm_s16le \
+   -map_metadata -1 -fflags +bitexact "$out/audio-voice.wav"
+
 # video-short.ts: a 1.2 s H.264 clip with a single keyframe (GOP longer than the clip) and 2 s
 # of AAC, in a plain 188-byte transport stream. The poster's first seek (0.2 s) is a timestamp
 # search that lands on the frame after the keyframe, and every later candidate lies past it.
