@@ -30,12 +30,37 @@ package struct MotionPhotoXMP: Equatable {
     package var microVideoOffset: Int?
     package var items: [Item] = []
 
+    static let motionPhotoBytes = Array("MotionPhoto".utf8)
+    static let microVideoBytes = Array("MicroVideo".utf8)
+
+    /// Whether `needle` occurs in `haystack` (bytes, no decoding).
+    static func contains(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
+        guard let first = needle.first, haystack.count >= needle.count else { return false }
+        let last = haystack.count - needle.count
+        return haystack.withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { pin in
+                var index = 0
+                while index <= last {
+                    if hay[index] == first {
+                        var matched = 1
+                        while matched < pin.count && hay[index + matched] == pin[matched] { matched += 1 }
+                        if matched == pin.count { return true }
+                    }
+                    index += 1
+                }
+                return false
+            }
+        }
+    }
+
     /// Largest packet read.
     static let maximumPacketSize = 256 * 1024
 
     /// The fields of `packet`, or nil when it is too large or says nothing of a motion photo.
     package static func parse(_ packet: [UInt8]) -> MotionPhotoXMP? {
         guard packet.count <= maximumPacketSize else { return nil }
+        // Most stills' XMP names neither: a byte scan decides before any text is made.
+        guard contains(Self.motionPhotoBytes, in: packet) || contains(Self.microVideoBytes, in: packet) else { return nil }
         let text = withoutComments(String(decoding: packet, as: UTF8.self))
         guard text.contains("MotionPhoto") || text.contains("MicroVideo") else { return nil }
         var fields = MotionPhotoXMP()

@@ -56,9 +56,9 @@ struct InspectCommand: ParsableCommand {
         let sidecars = XMPSidecars.listing()
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: files.count, by: workers) {
-                let inspection = CaptureDateReader.inspect(fileAt: files[index], displayName: files[index].relativePath,
-                                                                   sidecars: sidecars)
-                lines.store(index, inspection.jsonLine(source: files[index].relativePath), ok: inspection.error == nil)
+                let name = files[index].relativePath
+                let inspection = CaptureDateReader.inspect(fileAt: files[index], displayName: name, sidecars: sidecars)
+                lines.store(index, inspection.jsonLine(source: name), ok: inspection.error == nil)
             }
         }
         if lines.failures > 0 { throw ExitCode(ExitStatus.someAssetsFailed) }

@@ -10,7 +10,7 @@ public enum FormatSniffer {
     public static func sniff(_ bytes: some Collection<UInt8>) -> SourceFormat? {
         let head = Array(bytes.prefix(prefixLength))
         func starts(with magic: [UInt8], at offset: Int = 0) -> Bool {
-            head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
+            head.count >= offset + magic.count && head[offset..<offset + magic.count].elementsEqual(magic)
         }
         if starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
