@@ -14,7 +14,8 @@ reports, in the order of trust journal-media uses (CaptureDateResolver, XMPDates
      with a time of day, then the date-only XMP-photoshop:DateCreated / XMP-xmp:CreateDate;
   4. the sidecar's date-only values; IFD0:ModifyDate;
   5. QuickTime:CreateDate (UTC), for a HEIF image sequence's moov/mvhd;
-  for movies Keys:CreationDate, then QuickTime:CreateDate (UTC).
+  for movies Keys:CreationDate, then QuickTime:CreateDate (UTC), then an AVCHD camcorder's
+  H264:DateTimeOriginal (the MDPM SEI inside the H.264 stream, local time with its zone).
 
 Values ExifTool prints that are not real dates, or are dated after tomorrow, are skipped
 (journal-media refuses them too) and listed with that reason. Files where ExifTool finds
@@ -40,7 +41,8 @@ rows = [json.loads(line) for line in open(inspect_path) if line.strip()]
 XMP_TAGS = [("XMP-exif:DateTimeOriginal", "exif:DateTimeOriginal"), ("XMP-photoshop:DateCreated", "photoshop:DateCreated"),
             ("XMP-xmp:CreateDate", "xmp:CreateDate")]
 XMP_DATE_ONLY = XMP_TAGS[1:]
-MOVIE_TAGS = [("Keys:CreationDate", "quicktime.creationdate"), ("QuickTime:CreateDate", "quicktime.creation_time")]
+MOVIE_TAGS = [("Keys:CreationDate", "quicktime.creationdate"), ("QuickTime:CreateDate", "quicktime.creation_time"),
+              ("H264:DateTimeOriginal", "h264.DateTimeOriginal")]
 
 
 def seconds_text(value):
@@ -119,7 +121,7 @@ for row in rows:
             continue
         dated = [tag for tag in ("ExifIFD:DateTimeOriginal", "ExifIFD:CreateDate", "XMP-exif:DateTimeOriginal",
                                  "XMP-photoshop:DateCreated", "XMP-xmp:CreateDate", "IFD0:ModifyDate",
-                                 "Keys:CreationDate", "QuickTime:CreateDate") if tag in t and refusal(t[tag]) is None]
+                                 "Keys:CreationDate", "QuickTime:CreateDate", "H264:DateTimeOriginal") if tag in t and refusal(t[tag]) is None]
         if dated:
             kind = t.get("File:FileType")
             if kind == "XMP":
@@ -167,6 +169,8 @@ for row in rows:
         labels.append("PSD")
     if row["format"] in ("heic", "avif") and tag == "QuickTime:CreateDate":
         labels.append("HEIF image sequence (mvhd)")
+    if tag == "H264:DateTimeOriginal":
+        labels.append("AVCHD date in the H.264 stream")
     for label in labels:
         groups[label]["found"] += 1
     want = seconds_text(value)
@@ -191,7 +195,7 @@ for key in ["ExifTool finds a capture date", "agree", "same time, other field", 
 if total:
     print(f"  agreement: {counts['agree']}/{total} = {100 * counts['agree'] / total:.1f} %")
 for label in ["files with an XMP sidecar", "date from an XMP sidecar", "PNG with its date in XMP", "PSD",
-              "HEIF image sequence (mvhd)"]:
+              "HEIF image sequence (mvhd)", "AVCHD date in the H.264 stream"]:
     g = groups[label]
     if label == "files with an XMP sidecar":
         print(f"  {label}: {g['found']}")

@@ -6,6 +6,7 @@
 #   color-bench               colours + ThumbHash per asset
 #   card-bench                rendered cards: light + dark pairs, PNG fallback + WebP thumbnail
 #   Benchmarks/dates.sh       inspect (capture dates) vs ExifTool
+#   Benchmarks/inspect_mixed.sh inspect vs exiftool -j -r on a real mixed folder (corpus + Samples)
 #   Benchmarks/posters.sh     video posters vs the ffmpeg CLI and ffmpegthumbnailer
 #   Benchmarks/serve_load.py  journal-media serve under N clients vs convert, and overload
 #   Benchmarks/bundle-bench.sh  a whole suggestion bundle (media + cards), --jobs 1 and 2
@@ -37,6 +38,8 @@ echo "$cards1"
 echo "$cards2"
 echo
 RUNS=$runs OUTPUT="$bench/dates-table.md" Benchmarks/dates.sh
+echo
+RUNS=$runs OUTPUT="$bench/inspect-mixed-table.md" Benchmarks/inspect_mixed.sh
 echo
 RUNS=$runs OUTPUT="$bench/posters-table.md" Benchmarks/posters.sh
 echo
@@ -85,6 +88,10 @@ if [ "${WRITE_RESULTS:-0}" = 1 ]; then
     echo "## Capture dates (\`Benchmarks/dates.sh\`)"
     echo
     cat "$bench/dates-table.md"
+    echo
+    echo "### On a real mixed folder (\`Benchmarks/inspect_mixed.sh\`)"
+    echo
+    cat "$bench/inspect-mixed-table.md"
     echo
     echo "## Video posters (\`Benchmarks/posters.sh\`)"
     echo

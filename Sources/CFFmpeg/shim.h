@@ -4,6 +4,7 @@
 #define JOURNALMEDIA_CFFMPEG_SHIM_H
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
+#include <libavcodec/dv_profile.h>
 #include <libavfilter/avfilter.h>
 #include <libavfilter/buffersink.h>
 #include <libavfilter/buffersrc.h>

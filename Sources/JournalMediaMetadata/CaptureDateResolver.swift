@@ -13,7 +13,8 @@ import JournalMediaCore
 /// `OffsetTime`), then the GPS date and time alone (UTC), then a HEIF image sequence's
 /// `mvhd` creation time (UTC). A PNG's `eXIf` chunk is EXIF and is read as such.
 /// Videos: `com.apple.quicktime.creationdate`, then `creation_time` (the `mvhd` box or
-/// Matroska's `DateUTC`, UTC; AVI's `IDIT`, local).
+/// Matroska's `DateUTC`, UTC; AVI's `IDIT`, local), then an AVCHD camcorder's recording date
+/// inside the H.264 stream (`AVCHDRecordingDate`, local time with its zone).
 /// Then for any file a date in its name, and last its modification time.
 ///
 /// A local time without an offset gets one from the file's GPS date and time (UTC) when
@@ -35,6 +36,8 @@ package struct CaptureDateResolver {
     /// time without a zone (AVI's `IDIT`) rather than UTC (QuickTime's `mvhd`, Matroska's `DateUTC`).
     package var containerDateSource = "quicktime.creation_time"
     package var containerDateIsLocal = false
+    /// An AVCHD camcorder's recording date from the H.264 stream (`AVCHDRecordingDate`).
+    package var streamDate: String?
     /// A HEIF image sequence's `mvhd` creation time (UTC).
     package var movieCreated: LocalDateTime?
     package var fileName: String
@@ -78,6 +81,8 @@ package struct CaptureDateResolver {
         if let text = containerTags["com.apple.quicktime.creationdate"], let parsed = DateText.dateTime(text),
            let date = date(parsed, source: "quicktime.creationdate") { return date }
         if let text = containerTags["creation_time"], let date = movieHeaderDate(text) { return date }
+        if let text = streamDate, let parsed = DateText.dateTime(text),
+           let date = date(parsed, source: AVCHDRecordingDate.source) { return date }
         if let local = FileNameDate.parse(fileName), DateText.isPlausible(local, now: now) {
             return CaptureDate(local: local, offsetMinutes: nil, utc: nil, source: "filename", confidence: .filename)
         }

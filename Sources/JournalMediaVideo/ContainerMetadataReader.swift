@@ -9,15 +9,20 @@ import JournalMediaCore
 /// Used where only metadata is needed (`inspect`, Live Photo pairing before a batch runs).
 /// Same container allow-list, custom I/O and time limit as `MediaFile` (`MediaFile.openInput`);
 /// costs a header parse (for MOV/MP4 the `moov` box) through the caller's byte source; only
-/// when the header declares no duration (MPEG-TS, …) are the streams probed to estimate it.
+/// when the header declares no duration (MPEG-TS, …) are the streams probed to estimate it,
+/// and an MPEG-TS file's first H.264 packets are kept for the AVCHD date.
 package enum ContainerMetadataReader {
     package struct Metadata {
         package var tags: [String: String]
         package var durationSeconds: Double?
+        /// An MPEG-TS file's first H.264 packets (`LeadingVideoPackets`), where AVCHD
+        /// camcorders keep the recording date; empty for other files.
+        package var leadingVideoPackets: [[UInt8]]
 
-        package init(tags: [String: String], durationSeconds: Double?) {
+        package init(tags: [String: String], durationSeconds: Double?, leadingVideoPackets: [[UInt8]] = []) {
             self.tags = tags
             self.durationSeconds = durationSeconds
+            self.leadingVideoPackets = leadingVideoPackets
         }
     }
 
@@ -37,6 +42,7 @@ package enum ContainerMetadataReader {
         }
         return Metadata(tags: MediaFile.tags(opened.pointee.metadata),
                         durationSeconds: duration > 0 && duration != LibavRuntime.noTimestamp
-                            ? Double(duration) / Double(AV_TIME_BASE) : nil)
+                            ? Double(duration) / Double(AV_TIME_BASE) : nil,
+                        leadingVideoPackets: LeadingVideoPackets.read(opened))
     }
 }

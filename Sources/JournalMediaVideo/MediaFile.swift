@@ -28,11 +28,11 @@ package final class MediaFile {
     /// libavformat demuxers an upload may be read with: exactly the containers `FormatSniffer`
     /// admits as video or audio, i.e. QuickTime/MP4/M4A/3GP (one demuxer, which also reads the
     /// AVIF image sequences libav treats as video), AVI, MPEG-TS (also AVCHD's 192-byte
-    /// packets), Matroska/WebM (one demuxer), MP3, FLAC and Ogg. Everything else (playlists,
-    /// concat scripts, image sequences, FLV, ASF/WMV, MXF, WAV, exotic containers) fails at
+    /// packets), Matroska/WebM (one demuxer), MP3, FLAC, Ogg, DV, WAV and AIFF. Everything else
+    /// (playlists, concat scripts, image sequences, FLV, ASF/WMV, MXF, exotic containers) fails at
     /// open, so an upload reaches no demuxer the pipeline does not use. The video decoders
     /// are limited likewise (`VideoCodecAllowList`).
-    static let allowedDemuxers = "mov,mp4,m4a,3gp,3g2,mj2,avi,mpegts,matroska,webm,mp3,flac,ogg"
+    static let allowedDemuxers = "mov,mp4,m4a,3gp,3g2,mj2,avi,mpegts,matroska,webm,mp3,flac,ogg,dv,wav,aiff"
 
     /// Seconds allowed for opening and probing, and for each poster candidate, by default
     /// (`Defaults.decodeTimeoutSeconds`).
@@ -181,6 +181,11 @@ package final class MediaFile {
         }
         return result
     }
+
+    /// An MPEG-TS file's first H.264 packets, where AVCHD camcorders keep the recording date
+    /// (`LeadingVideoPackets`); empty for other files. Call before the poster is read: the
+    /// demuxer is put back at the file's start afterwards.
+    package func leadingVideoPackets() -> [[UInt8]] { LeadingVideoPackets.read(context) }
 
     /// Container duration in seconds, else the longest stream's; nil when unknown.
     package var durationSeconds: Double? {

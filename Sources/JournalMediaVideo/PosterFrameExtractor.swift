@@ -24,6 +24,9 @@ extension MediaFile {
 ///    keyframes-only yields nothing (streams that flag no keyframes, or a flagged packet that
 ///    does not decode alone), the same candidate is decoded once more without skipping. A
 ///    candidate landing on a keyframe an earlier one already gave is skipped.
+///    When no candidate gives a frame (a short clip whose seeks all land past its only
+///    keyframe, as MPEG-TS timestamp seeks do), the stream's first keyframe is decoded from
+///    its start.
 /// 3. Convert it to RGB at poster size: swscale with the frame's matrix and range for SDR
 ///    (`SDRFrameConverter`); swscale to 16-bit RGB + a table-driven tone curve for
 ///    HLG/PQ/BT.2020 (`HDRToneMapper`, falling back to swscale if it rejects the frame).
@@ -43,6 +46,9 @@ package struct PosterFrameExtractor {
     let options: PosterOptions
     /// What the candidates read, for the error when no frame decodes.
     let attempts = DecodeAttempts()
+
+    /// DV packets are checked for whole frames (`DVFrameLength`).
+    var isDV: Bool { stream.pointee.codecpar?.pointee.codec_id == AV_CODEC_ID_DVVIDEO }
 
     /// Packets of the video stream read per candidate before giving up on it.
     static let packetLimit = 3_000
@@ -99,6 +105,17 @@ package struct PosterFrameExtractor {
                 bestScore = quality.score
             }
         }
+        // Every seek landed past the stream's only keyframes (a short MPEG-TS clip: its seek
+        // is a timestamp search that knows no keyframes, so it lands on the frame after the
+        // one keyframe): the first keyframe from the start instead.
+        if best == nil, !media.deadline.hasExpired, rewindToStart() {
+            var decoded = decode(at: 0, keyframesOnly: true, atStart: true, seek: false)
+            if !decoded, rewindToStart() { decoded = decode(at: 0, keyframesOnly: false, atStart: true, seek: false) }
+            if decoded {
+                defer { frame.unreference() }
+                best = try convert(fallbackTime: 0)
+            }
+        }
         guard let chosen = best else {
             if media.deadline.hasExpired { throw media.failure(.decode, "timed out decoding a video frame", reason: .timeout) }
             throw noFrameFailure()
@@ -115,15 +132,15 @@ package struct PosterFrameExtractor {
 
     /// Seeks to the keyframe at or before `seconds` and decodes one frame into `frame`.
     /// `atStart`: nothing has been read since the open, so after a failed seek the first frame
-    /// of the file is decoded instead.
-    private func decode(at seconds: Double, keyframesOnly: Bool, atStart: Bool) -> Bool {
+    /// of the file is decoded instead. `seek: false` decodes from where the demuxer stands.
+    private func decode(at seconds: Double, keyframesOnly: Bool, atStart: Bool, seek: Bool = true) -> Bool {
         media.deadline.restart(seconds: media.timeLimit)
         let index = stream.pointee.index
         let start = stream.pointee.start_time == LibavRuntime.noTimestamp ? 0 : stream.pointee.start_time
         let unit = LibavRuntime.value(stream.pointee.time_base) ?? 1.0 / 90_000
         let offset = (seconds / unit).rounded(.down)
         let target = start &+ (offset.isFinite && offset < 1e15 ? Int64(max(0, offset)) : 0)
-        let sought = av_seek_frame(media.context, index, target, AVSEEK_FLAG_BACKWARD)
+        let sought = seek ? av_seek_frame(media.context, index, target, AVSEEK_FLAG_BACKWARD) : 0
         // A file that cannot seek still gets its first frame, read from where the open left off.
         if sought < 0 && !atStart { return false }
         decoder.flush()
@@ -132,6 +149,7 @@ package struct PosterFrameExtractor {
 
         var packets = 0
         var draining = false
+        let fileSize = isDV ? media.context.pointee.pb.map { avio_size($0) } ?? -1 : -1
         while !media.deadline.hasExpired {
             if !draining {
                 let read = av_read_frame(media.context, packet.pointer)
@@ -142,9 +160,14 @@ package struct PosterFrameExtractor {
                 } else {
                     let ours = packet.pointer.pointee.stream_index == index
                     let key = packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0
-                    let sent = ours ? avcodec_send_packet(decoder.context, packet.pointer) : 0
+                    let cut = ours && isDV ? DVFrameLength.shortfall(packet.pointer, fileSize: fileSize) : nil
+                    let sent = ours && cut == nil ? avcodec_send_packet(decoder.context, packet.pointer) : 0
                     packet.unreference()
                     guard ours else { continue }
+                    if let cut {
+                        attempts.cutDVFrame = cut
+                        continue
+                    }
                     packets += 1
                     attempts.packets += 1
                     if packets > Self.packetLimit { return false }
@@ -171,6 +194,14 @@ package struct PosterFrameExtractor {
         return false
     }
 
+    /// Puts the demuxer back at the stream's first packet: a byte seek to 0 for MPEG-TS (no
+    /// index; exact and cheap), else a seek to the stream's start time. False when it cannot.
+    private func rewindToStart() -> Bool {
+        if media.demuxerName == "mpegts" { return av_seek_frame(media.context, -1, 0, AVSEEK_FLAG_BYTE) >= 0 }
+        let start = stream.pointee.start_time == LibavRuntime.noTimestamp ? 0 : stream.pointee.start_time
+        return av_seek_frame(media.context, stream.pointee.index, start, AVSEEK_FLAG_BACKWARD) >= 0
+    }
+
     /// Why no candidate gave a frame, as the defect the file has: its video stream holds no
     /// frames at all (`noVideo`), the file ends before the video data its index lists
     /// (`truncated`), or the decoder got packets and made nothing of them (`corrupt`, with
@@ -181,6 +212,11 @@ package struct PosterFrameExtractor {
         if indexReachesPastTheEnd() {
             return media.failure(.decode, "\(prefix): the file ends before the \(codec) video data its index lists",
                                  reason: .truncated)
+        }
+        if let cut = attempts.cutDVFrame {
+            let whole = cut.want.map { " of its \($0)" } ?? ""
+            return media.failure(.decode, "\(prefix): the file ends inside a DV frame (\(cut.have) bytes\(whole)): "
+                                 + "cut short", reason: .truncated)
         }
         if attempts.packets == 0 {
             let declared = stream.pointee.nb_frames
@@ -274,4 +310,6 @@ final class DecodeAttempts {
     var decoderStatus: Int32?
     /// `av_read_frame`'s last status below zero (end of file, I/O error).
     var readStatus: Int32?
+    /// A DV packet shorter than its frame (`DVFrameLength`), not decoded.
+    var cutDVFrame: (have: Int, want: Int?)?
 }

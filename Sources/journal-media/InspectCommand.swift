@@ -24,7 +24,8 @@ struct InspectCommand: ParsableCommand {
             xmp.photoshop:DateCreated, xmp.xmp:CreateDate (full timestamps before a date \
             alone), png.CreationTime, exif.DateTime, exif.GPSDateTime, a HEIF sequence's mvhd; \
             for movies quicktime.creationdate, then quicktime.creation_time (mvhd, UTC), \
-            matroska.DateUTC (UTC) or riff.IDIT (AVI, local time); then filename, then \
+            matroska.DateUTC (UTC) or riff.IDIT (AVI, local time), h264.DateTimeOriginal \
+            (an AVCHD camcorder's date inside the H.264 stream, with its zone); then filename, then \
             fileModified. PSD files are read for their date only. confidence: exact (local time and zone from the file), \
             offsetInferred (zone from the GPS time), utcOnly, localOnly, filename, \
             fileModified. offset and utc are null when the zone is unknown; local is null when \

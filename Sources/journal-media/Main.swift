@@ -62,7 +62,9 @@ struct JournalMediaCommand: AsyncParsableCommand {
             Exit status: 0 when every asset succeeded, 1 when some failed, 2 for usage errors and \
             failures that are not an asset's, 130 when interrupted (see convert --help).
             """,
-        version: Version.libraries,
+        // The full text names every native library (reading /proc/self/maps, asking libvips,
+        // pango, libav and OpenSSL): made only when --version is asked for, not on every run.
+        version: CommandLine.arguments.contains("--version") ? Version.libraries : "journal-media \(Version.toolkit)",
         subcommands: [ConvertCommand.self, SuggestionCommand.self, InspectCommand.self, ColorCommand.self, LinkCommand.self,
                       PushCommand.self, ServeCommand.self, MergeManifestsCommand.self])
 }

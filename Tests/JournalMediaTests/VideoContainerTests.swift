@@ -26,6 +26,10 @@ import Testing
         Case(sample: "video-vp9.webm", format: .webm, codec: "vp9", duration: 1.9...2.1),
         Case(sample: "video-mjpeg.mov", format: .mov, codec: "mjpeg", duration: 1.45...1.6),
         Case(sample: "video-av1.mp4", format: .mp4, codec: "av1", duration: 0.9...1.1),
+        // Stored turned 90° anticlockwise: ProjectionPoseRoll −90 (libav's display matrix), and
+        // a ROTATE=90 track tag without a projection.
+        Case(sample: "video-roll-90.webm", format: .webm, codec: "vp9", duration: 0.9...1.1),
+        Case(sample: "video-rotate-tag.mkv", format: .mkv, codec: "h264", duration: 0.9...1.1),
     ]
 
     /// Sniffed by content, opened through the allow-lists, and its poster upright with the
@@ -131,7 +135,8 @@ import Testing
         #expect(FormatSniffer.sniff(ebml("matroska")) == .mkv)
         #expect(FormatSniffer.sniff(ebml("other")) == nil)
         #expect(FormatSniffer.sniff(Array("RIFF\u{0}\u{0}\u{0}\u{0}AVI LIST".utf8)) == .avi)
-        #expect(FormatSniffer.sniff(Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8)) == nil)
+        #expect(FormatSniffer.sniff(Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8)) == .wav)
+        #expect(FormatSniffer.sniff(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == .webp)
         var ts = [UInt8](repeating: 0xFF, count: 188 * 4)
         for packet in 0..<4 { ts[packet * 188] = 0x47 }
         #expect(FormatSniffer.sniff(ts) == .mpegTS)

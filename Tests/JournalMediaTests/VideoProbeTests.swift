@@ -10,23 +10,24 @@ import Testing
 /// Tests/SampleMaker/make-media-samples.sh), and clean typed failures on everything else.
 @Suite struct VideoProbeTests {
     /// libavformat opens only the demuxers of the formats the sniffer admits: a playlist or a
-    /// concat script naming a real sample, and a WAV file (PCM written here), are refused at
+    /// concat script naming a real sample, and a Sun AU file (PCM written here), are refused at
     /// probe with the container they were detected as, so no other file is ever opened.
     @Test func containersOutsideTheAllowListAreRefused() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("jm-allow-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let sample = MediaSamples.path("video-rotated-90.mp4")
-        var wav = Data("RIFF".utf8)
-        func le(_ value: Int, _ bytes: Int) -> Data { Data((0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }) }
+        // Sun AU: ".snd", data offset, data size, encoding 3 (16-bit linear PCM), rate, channels; big-endian.
+        func be(_ value: Int, _ bytes: Int) -> Data {
+            Data((0..<bytes).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) })
+        }
         let samples = (0..<8_000).map { Int(8_000 * sin(Double($0) * 0.1)) }
-        wav += le(36 + samples.count * 2, 4) + Data("WAVEfmt ".utf8) + le(16, 4) + le(1, 2) + le(1, 2)
-        wav += le(8_000, 4) + le(16_000, 4) + le(2, 2) + le(16, 2) + Data("data".utf8) + le(samples.count * 2, 4)
-        for value in samples { wav += le(value, 2) }
+        var au = Data(".snd".utf8) + be(24, 4) + be(samples.count * 2, 4) + be(3, 4) + be(8_000, 4) + be(1, 4)
+        for value in samples { au += be(value, 2) }
         let files: [(String, Data, String)] = [
             ("list.m3u8", Data("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nfile://\(sample)\n#EXT-X-ENDLIST\n".utf8), "hls"),
             ("list.ffconcat", Data("ffconcat version 1.0\nfile '\(sample)'\n".utf8), "concat"),
-            ("tone.wav", wav, "wav"),
+            ("tone.au", au, "au"),
         ]
         for (name, bytes, demuxer) in files {
             let url = folder.appendingPathComponent(name)

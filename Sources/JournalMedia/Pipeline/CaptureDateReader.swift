@@ -33,14 +33,23 @@ public struct Inspection: Sendable {
         let errorJSON = error.map {
             "{\"stage\":\"\($0.stage.rawValue)\",\"reason\":\"\($0.reason.rawValue)\",\"message\":\(quoted($0.message))}"
         } ?? "null"
-        let duration = durationSeconds.flatMap { $0.isFinite ? String(format: "%.3f", $0) : nil }
-            .map { $0.replacingOccurrences(of: #"\.?0+$"#, with: "", options: .regularExpression) }
+        let duration = durationSeconds.flatMap { $0.isFinite ? Self.millisecondsText($0) : nil }
         return "{\"source\":\(quoted(name)),\"format\":\(quoted(format?.rawValue)),"
             + "\"mediaType\":\(quoted(format?.mediaType)),\"bytes\":\(bytes.map(String.init) ?? "null"),"
             + "\"captureDate\":\(captureDate?.json ?? "null"),"
             + "\"contentIdentifier\":\(quoted(contentIdentifier)),\"durationSeconds\":\(duration ?? "null"),"
             + "\"error\":\(errorJSON)"
             + (sourceEncoding.map { ",\"sourceEncoding\":\(quoted($0))" } ?? "") + "}"
+    }
+}
+
+extension Inspection {
+    /// Seconds to the millisecond without trailing zeros (`2`, `2.046`, `0.12`), as JSON.
+    static func millisecondsText(_ seconds: Double) -> String {
+        var text = String(format: "%.3f", seconds)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text.isEmpty || text == "-" ? "0" : text
     }
 }
 
@@ -105,6 +114,7 @@ struct HeaderMetadata {
             case .mkv, .webm: resolver.containerDateSource = "matroska.DateUTC"
             default: break
             }
+            resolver.streamDate = container.flatMap { AVCHDRecordingDate.find(in: $0.leadingVideoPackets) }
             metadata.contentIdentifier = tags?[contentIdentifierKey].flatMap(Self.identifier)
         } else {
             let blocks = MetadataBlocks.find(in: source, format: format)

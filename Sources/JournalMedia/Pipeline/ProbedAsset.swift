@@ -82,14 +82,18 @@ public final class ProbedAsset: @unchecked Sendable {
     public static func open(_ url: URL, name: String? = nil, keepMediaOpen: Bool = true,
                             maxPixels: Int = Defaults.maxPixels, pathBytes: [UInt8]? = nil,
                             sidecars: XMPSidecars = .direct) -> ProbedAsset {
-        let name = name ?? url.path
+        // `URL`'s path helpers cost more than a small file's whole probe: the path once, as text.
+        let path = url.path
+        let name = name ?? path
         let file: FileBytes
         let probed: ProbedAsset
-        switch pathBytes.map(RegularFile.open(pathBytes:)) ?? RegularFile.open(url.path) {
+        switch pathBytes.map(RegularFile.open(pathBytes:)) ?? RegularFile.open(path) {
         case .success(let opened):
             file = FileBytes(file: opened)
-            probed = probe(file, name: name, url: url, modified: file.modified, keepMediaOpen: keepMediaOpen,
-                           maxPixels: maxPixels, sidecar: sidecars.sidecar(of: url)?.packet)
+            let fileName = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+            probed = probe(file, name: name, url: url, fileName: fileName, modified: file.modified,
+                           keepMediaOpen: keepMediaOpen, maxPixels: maxPixels,
+                           sidecar: sidecars.sidecar(atPath: path)?.packet)
         case .failure(let error):
             probed = ProbedAsset(name: name, url: url, input: nil, size: nil, modified: nil, format: nil, metadata: nil,
                                  media: nil, error: AssetError(file: name, stage: .read, message: error.message))
@@ -112,9 +116,9 @@ public final class ProbedAsset: @unchecked Sendable {
                   media: probed.media, error: probed.error)
     }
 
-    private static func probe(_ input: any ByteSource, name: String, url: URL?, modified: Double?,
+    private static func probe(_ input: any ByteSource, name: String, url: URL?, fileName: String? = nil, modified: Double?,
                               keepMediaOpen: Bool, maxPixels: Int, sidecar: XMPPacket? = nil) -> ProbedAsset {
-        let fileName = url?.lastPathComponent ?? (name as NSString).lastPathComponent
+        let fileName = fileName ?? url?.lastPathComponent ?? (name as NSString).lastPathComponent
         func made(format: SourceFormat?, metadata: HeaderMetadata?, media: Result<MediaFile, AssetError>? = nil,
                   error: AssetError?) -> ProbedAsset {
             ProbedAsset(name: name, url: url, input: input, size: input.size, modified: modified, format: format,
@@ -156,8 +160,9 @@ public final class ProbedAsset: @unchecked Sendable {
             let opened = try? media.get()
             let metadata = HeaderMetadata.read(
                 input, format: format, fileName: fileName, modified: modified, sidecar: sidecar,
-                container: opened.map { ContainerMetadataReader.Metadata(tags: $0.containerTags,
-                                                                         durationSeconds: $0.durationSeconds) })
+                container: opened.map { ContainerMetadataReader.Metadata(
+                    tags: $0.containerTags, durationSeconds: $0.durationSeconds,
+                    leadingVideoPackets: $0.leadingVideoPackets()) })
             return made(format: format, metadata: metadata, media: media, error: nil)
         }
         let metadata = HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified,

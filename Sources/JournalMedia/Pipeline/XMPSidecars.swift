@@ -30,23 +30,32 @@ public final class XMPSidecars: @unchecked Sendable {
 
     /// The sidecar of the file at `url` (its path on disk and its packet), or nil when there
     /// is none or it cannot be read.
-    package func sidecar(of url: URL) -> (path: String, packet: XMPPacket)? {
-        let name = url.lastPathComponent
-        guard !name.isEmpty, !name.lowercased().hasSuffix(".xmp") else { return nil }
-        let folder = url.deletingLastPathComponent().path
-        let stem = (name as NSString).deletingPathExtension
-        var candidates = [name + ".xmp", name + ".XMP"]
-        if !stem.isEmpty && stem != name { candidates += [stem + ".xmp", stem + ".XMP"] }
+    package func sidecar(of url: URL) -> (path: String, packet: XMPPacket)? { sidecar(atPath: url.path) }
+
+    /// As `sidecar(of:)`, for the file at `path` (absolute).
+    package func sidecar(atPath path: String) -> (path: String, packet: XMPPacket)? {
+        // One look at the path's text: `URL`'s path-component helpers and `NSString` cost more
+        // than the rest of an inspect of a small JPEG when run for every file.
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        let folder = path[..<slash].isEmpty ? "/" : String(path[..<slash])
+        let name = String(path[path.index(after: slash)...])
+        guard !name.isEmpty else { return nil }
+        // A listing: most folders hold no sidecar, and then nothing else is done.
+        let names = listsFolders ? sidecarNames(in: folder) : [:]
+        if listsFolders && names.isEmpty { return nil }
+        guard !name.lowercased().hasSuffix(".xmp") else { return nil }
+        let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+        let hasStem = !stem.isEmpty && stem != name
         if listsFolders {
-            let names = sidecarNames(in: folder)
-            guard !names.isEmpty else { return nil }
-            for candidate in [name + ".xmp", stem + ".xmp"] {
+            for candidate in hasStem ? [name + ".xmp", stem + ".xmp"] : [name + ".xmp"] {
                 if let onDisk = names[candidate.lowercased()], let packet = read(folder + "/" + onDisk) {
                     return (folder + "/" + onDisk, packet)
                 }
             }
             return nil
         }
+        var candidates = [name + ".xmp", name + ".XMP"]
+        if hasStem { candidates += [stem + ".xmp", stem + ".XMP"] }
         for candidate in candidates {
             if let packet = read(folder + "/" + candidate) { return (folder + "/" + candidate, packet) }
         }

@@ -10,13 +10,18 @@ public enum FormatSniffer {
     public static func sniff(_ bytes: some Collection<UInt8>) -> SourceFormat? {
         let head = Array(bytes.prefix(prefixLength))
         func starts(with magic: [UInt8], at offset: Int = 0) -> Bool {
-            head.count >= offset + magic.count && Array(head[offset..<offset + magic.count]) == magic
+            head.count >= offset + magic.count && head[offset..<offset + magic.count].elementsEqual(magic)
         }
         if starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) { return .gif }
         if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .webp }
         if starts(with: Array("RIFF".utf8)) && starts(with: Array("AVI ".utf8), at: 8) { return .avi }
+        if starts(with: Array("RIFF".utf8)) && starts(with: Array("WAVE".utf8), at: 8) { return .wav }
+        if starts(with: Array("FORM".utf8)) && (starts(with: Array("AIFF".utf8), at: 8) || starts(with: Array("AIFC".utf8), at: 8)) {
+            return .aiff
+        }
+        if isDVFrame(head) { return .dv }
         if starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return matroska(head) }
         if isTransportStream(head) { return .mpegTS }
         if let tiff = tiffFamily(head) { return tiff }
@@ -95,6 +100,15 @@ public enum FormatSniffer {
             return (0..<packets).allSatisfy { head[first + $0 * stride] == 0x47 }
         }
         return synced(first: 0, stride: 188) || synced(first: 4, stride: 192)
+    }
+
+    /// Raw DV (IEC 61834 / SMPTE 314M DIF): a frame starts with the header DIF block
+    /// (section type 0, ID bytes `1F 07 00`, then `3F` or `BF` for 525/625 lines), followed
+    /// 80 bytes on by the first subcode block (section type 1: `3F`).
+    private static func isDVFrame(_ head: [UInt8]) -> Bool {
+        guard head.count >= 84 else { return false }
+        return head[0] == 0x1F && head[1] == 0x07 && head[2] == 0x00 && head[3] & 0x7F == 0x3F
+            && head[80] == 0x3F && head[81] == 0x07 && head[82] == 0x00
     }
 
     /// An MPEG-1/2 audio layer III frame header: 11 sync bits, a valid version, layer III,

@@ -222,6 +222,10 @@ extension CaptureDate: Codable {
 /// Escaping for JSON string contents written by hand (inspect lines, capture dates).
 package enum JSONText {
     package static func escape(_ text: String) -> String {
+        // Nearly every text (paths, dates, messages) needs no escape: one byte scan, no copy.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return text
+        }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -38,6 +38,11 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     case webm
     /// Photoshop document (PSD or PSB): read for its capture date only; no renditions.
     case psd
+    /// DV (raw DIF blocks, `.dv`): tape camcorders' transfers; a video.
+    case dv
+    /// WAV (RIFF `WAVE`) and AIFF (`FORM` … `AIFF`/`AIFC`): uncompressed audio; artwork from an
+    /// ID3 chunk's picture when there is one (iTunes, ffmpeg), else `noArtwork` like an MP3 without cover.
+    case wav, aiff
 
     /// The IANA media type written to the manifest's `mediaType`.
     public var mediaType: String {
@@ -79,6 +84,9 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
         case .mkv: "video/x-matroska"
         case .webm: "video/webm"
         case .psd: "image/vnd.adobe.photoshop"
+        case .dv: "video/dv"
+        case .wav: "audio/wav"
+        case .aiff: "audio/aiff"
         }
     }
 
@@ -86,8 +94,8 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     public var isVector: Bool { self == .svg || self == .pdf }
 
     /// Formats read by libavformat rather than libvips.
-    public var isVideo: Bool { [.mov, .mp4, .m4v, .threeGP, .avi, .mpegTS, .mkv, .webm].contains(self) }
-    public var isAudio: Bool { [.m4a, .mp3, .flac, .ogg].contains(self) }
+    public var isVideo: Bool { [.mov, .mp4, .m4v, .threeGP, .avi, .mpegTS, .mkv, .webm, .dv].contains(self) }
+    public var isAudio: Bool { [.m4a, .mp3, .flac, .ogg, .wav, .aiff].contains(self) }
     public var isImage: Bool { !isVideo && !isAudio }
     /// Camera raw formats: decoded from their embedded JPEG preview, not their sensor data.
     public var isCameraRaw: Bool { [.dng, .cr2, .nef, .arw, .orf, .raf, .rw2].contains(self) }
@@ -103,9 +111,9 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
 public enum AssetKind: String, Codable, Sendable {
     /// A still image: photo, artwork, icon or poster, processed by the photo pipeline.
     case photo
-    /// A movie (MOV, MP4, M4V, 3GP, AVI, MPEG-TS/AVCHD, Matroska, WebM).
+    /// A movie (MOV, MP4, M4V, 3GP, AVI, MPEG-TS/AVCHD, Matroska, WebM, DV).
     case video
-    /// Cover art embedded in an audio file (MP3, M4A, FLAC, Ogg): renditions from the cover.
+    /// Cover art embedded in an audio file (MP3, M4A, FLAC, Ogg, WAV, AIFF): renditions from the cover.
     case artwork
     /// A still paired with its short movie (one manifest entry for both files).
     case livePhoto

@@ -3,7 +3,7 @@ import JournalMediaImaging
 import JournalMediaMetadata
 import JournalMediaVideo
 
-/// Audio files with cover art (MP3, M4A, FLAC, Ogg): the embedded picture is decoded like a
+/// Audio files with cover art (MP3, M4A, FLAC, Ogg, WAV and AIFF with an ID3 chunk): the embedded picture is decoded like a
 /// photo (`kind: artwork`); a file without one fails with reason `noArtwork`.
 ///
 /// With an audio attachment in the plan (`notificationAudio`), the same open file's sound is
