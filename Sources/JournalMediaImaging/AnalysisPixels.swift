@@ -35,36 +35,39 @@ package struct AnalysisPixels {
     }
 
     /// Sums every source pixel into its output cell (columns and rows mapped by integer
-    /// division), then divides: colour sums are weighted by alpha so transparent pixels do
-    /// not tint their neighbours; grey is spread to R, G and B.
+    /// division), then divides, rounding to nearest: colour sums are weighted by alpha so
+    /// transparent pixels do not tint their neighbours; grey is spread to R, G and B. Integer
+    /// sums (64-bit: a cell of a 40,000-pixel-wide image holds at most ~10^10).
     private static func boxAverage(_ data: UnsafeMutablePointer<VipsPel>, width: Int, height: Int, bands: Int,
                                    to outWidth: Int, _ outHeight: Int) -> [UInt8] {
         let hasAlpha = bands == 2 || bands == 4
         let colourBands = hasAlpha ? bands - 1 : bands
         let column = (0..<width).map { $0 * outWidth / width }
         // Per output cell: colour sums (weighted by alpha), alpha sum, pixel count.
-        var sums = [Double](repeating: 0, count: outWidth * outHeight * 5)
+        var sums = [Int](repeating: 0, count: outWidth * outHeight * 5)
         let rowBytes = width * bands
         sums.withUnsafeMutableBufferPointer { cells in
-            for y in 0..<height {
-                let row = data + y * rowBytes
-                let cellRow = (y * outHeight / height) * outWidth
-                for x in 0..<width {
-                    let pixel = row + x * bands
-                    let alpha = hasAlpha ? Double(pixel[bands - 1]) : 255
-                    let cell = (cellRow + column[x]) * 5
-                    if colourBands == 1 {
-                        let grey = Double(pixel[0]) * alpha
-                        cells[cell] += grey
-                        cells[cell + 1] += grey
-                        cells[cell + 2] += grey
-                    } else {
-                        cells[cell] += Double(pixel[0]) * alpha
-                        cells[cell + 1] += Double(pixel[1]) * alpha
-                        cells[cell + 2] += Double(pixel[2]) * alpha
+            column.withUnsafeBufferPointer { column in
+                for y in 0..<height {
+                    let row = data + y * rowBytes
+                    let cellRow = (y * outHeight / height) * outWidth
+                    for x in 0..<width {
+                        let pixel = row + x * bands
+                        let alpha = hasAlpha ? Int(pixel[bands - 1]) : 255
+                        let cell = (cellRow + column[x]) * 5
+                        if colourBands == 1 {
+                            let grey = Int(pixel[0]) &* alpha
+                            cells[cell] &+= grey
+                            cells[cell + 1] &+= grey
+                            cells[cell + 2] &+= grey
+                        } else {
+                            cells[cell] &+= Int(pixel[0]) &* alpha
+                            cells[cell + 1] &+= Int(pixel[1]) &* alpha
+                            cells[cell + 2] &+= Int(pixel[2]) &* alpha
+                        }
+                        cells[cell + 3] &+= alpha
+                        cells[cell + 4] &+= 1
                     }
-                    cells[cell + 3] += alpha
-                    cells[cell + 4] += 1
                 }
             }
         }
@@ -74,10 +77,10 @@ package struct AnalysisPixels {
             guard count > 0 else { continue }
             if alphaSum > 0 {
                 for band in 0..<3 {
-                    rgba[cell * 4 + band] = UInt8(min(255, (sums[cell * 5 + band] / alphaSum).rounded()))
+                    rgba[cell * 4 + band] = UInt8(min(255, (sums[cell * 5 + band] + alphaSum / 2) / alphaSum))
                 }
             }
-            rgba[cell * 4 + 3] = UInt8(min(255, (alphaSum / count).rounded()))
+            rgba[cell * 4 + 3] = UInt8(min(255, (alphaSum + count / 2) / count))
         }
         return rgba
     }
