@@ -30,15 +30,57 @@ package struct AnalysisPixels {
         let height = max(1, min(Self.maxSide, Int((Double(sourceHeight) * scale).rounded())))
         self.width = width
         self.height = height
-        rgba = Self.boxAverage(data, width: sourceWidth, height: sourceHeight, bands: bands,
-                               to: width, height)
+        rgba = bands == 3
+            ? Self.opaqueBoxAverage(data, width: sourceWidth, height: sourceHeight, to: width, height)
+            : Self.boxAverage(data, width: sourceWidth, height: sourceHeight, bands: bands, to: width, height)
+    }
+
+    /// `boxAverage` for RGB without alpha, with the same cells and the same rounding (alpha
+    /// 255 everywhere cancels out), summing each row's run of pixels per cell in registers:
+    /// about a third of the general loop's time, which was ~6 % of a small JPEG's CPU.
+    static func opaqueBoxAverage(_ data: UnsafeMutablePointer<VipsPel>, width: Int, height: Int,
+                                         to outWidth: Int, _ outHeight: Int) -> [UInt8] {
+        // Cell c holds the columns x with x × outWidth / width == c: from ⌈c × width / outWidth⌉.
+        let starts = (0...outWidth).map { ($0 * width + outWidth - 1) / outWidth }
+        // Per output cell: R, G and B sums, pixel count.
+        var sums = [Int](repeating: 0, count: outWidth * outHeight * 4)
+        sums.withUnsafeMutableBufferPointer { cells in
+            starts.withUnsafeBufferPointer { starts in
+                for y in 0..<height {
+                    let row = data + y * width * 3
+                    let cellRow = (y * outHeight / height) * outWidth
+                    for c in 0..<outWidth {
+                        var r = 0, g = 0, b = 0
+                        var pixel = row + starts[c] * 3
+                        let end = row + starts[c + 1] * 3
+                        while pixel < end {
+                            r &+= Int(pixel[0]); g &+= Int(pixel[1]); b &+= Int(pixel[2])
+                            pixel += 3
+                        }
+                        let cell = (cellRow + c) * 4
+                        cells[cell] &+= r
+                        cells[cell + 1] &+= g
+                        cells[cell + 2] &+= b
+                        cells[cell + 3] &+= starts[c + 1] - starts[c]
+                    }
+                }
+            }
+        }
+        var rgba = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
+        for cell in 0..<(outWidth * outHeight) {
+            let count = sums[cell * 4 + 3]
+            guard count > 0 else { continue }
+            for band in 0..<3 { rgba[cell * 4 + band] = UInt8(min(255, (sums[cell * 4 + band] + count / 2) / count)) }
+            rgba[cell * 4 + 3] = 255
+        }
+        return rgba
     }
 
     /// Sums every source pixel into its output cell (columns and rows mapped by integer
     /// division), then divides, rounding to nearest: colour sums are weighted by alpha so
     /// transparent pixels do not tint their neighbours; grey is spread to R, G and B. Integer
     /// sums (64-bit: a cell of a 40,000-pixel-wide image holds at most ~10^10).
-    private static func boxAverage(_ data: UnsafeMutablePointer<VipsPel>, width: Int, height: Int, bands: Int,
+    static func boxAverage(_ data: UnsafeMutablePointer<VipsPel>, width: Int, height: Int, bands: Int,
                                    to outWidth: Int, _ outHeight: Int) -> [UInt8] {
         let hasAlpha = bands == 2 || bands == 4
         let colourBands = hasAlpha ? bands - 1 : bands

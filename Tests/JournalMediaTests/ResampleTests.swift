@@ -120,6 +120,19 @@ import Testing
         #expect(similarity > 38, "PSNR against libvips' lanczos3: \(similarity) dB")
     }
 
+    /// The analysis pixels' RGB shortcut gives exactly the general box average's cells.
+    @Test(arguments: [(400, 600), (97, 61), (1, 1), (399, 3)])
+    func opaqueBoxAverageEqualsTheGeneralOne(width: Int, height: Int) throws {
+        let photo = try decoded("orientation-6-gps-p3.jpg")
+        let image = width == photo.width ? photo : try #require(try InMemoryResize.resized(photo, width: width, height: height))
+        let data = try #require(image.pointer.pointee.data)
+        for (outWidth, outHeight) in [(min(100, width), min(67, height)), (1, 1), (min(33, width), 1)] {
+            let general = AnalysisPixels.boxAverage(data, width: width, height: height, bands: 3, to: outWidth, outHeight)
+            let opaque = AnalysisPixels.opaqueBoxAverage(data, width: width, height: height, to: outWidth, outHeight)
+            #expect(opaque == general, "\(width)×\(height) → \(outWidth)×\(outHeight)")
+        }
+    }
+
     @Test func declinesWhatItDoesNotHandle() throws {
         let image = try decoded("orientation-6-gps-p3.jpg")
         #expect(try InMemoryResize.resized(image, width: image.width + 1, height: image.height) == nil, "no enlarging")
