@@ -61,10 +61,14 @@ let package = Package(
             name: "JournalMediaMetadata",
             dependencies: ["JournalMediaCore", "CExif", "CLibXML2", "CZlib"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The resampler's fixed-point inner loops (SSE2 pmaddwd; plain C elsewhere), written here.
+        // Imaging only.
+        .target(name: "CResampleKernel", path: "Sources/CResampleKernel"),
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
         .target(
             name: "JournalMediaImaging",
-            dependencies: ["JournalMediaCore", "CVips", "CPango", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["JournalMediaCore", "CVips", "CPango", "CResampleKernel",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Video: libav open (custom I/O), probe, poster frames, tone-mapping, cover art, and
         // the HEVC decode of HEIC stills.

@@ -30,41 +30,86 @@ package struct AnalysisPixels {
         let height = max(1, min(Self.maxSide, Int((Double(sourceHeight) * scale).rounded())))
         self.width = width
         self.height = height
-        rgba = Self.boxAverage(data, width: sourceWidth, height: sourceHeight, bands: bands,
-                               to: width, height)
+        rgba = bands == 3
+            ? Self.opaqueBoxAverage(data, width: sourceWidth, height: sourceHeight, to: width, height)
+            : Self.boxAverage(data, width: sourceWidth, height: sourceHeight, bands: bands, to: width, height)
+    }
+
+    /// `boxAverage` for RGB without alpha, with the same cells and the same rounding (alpha
+    /// 255 everywhere cancels out), summing each row's run of pixels per cell in registers:
+    /// about a third of the general loop's time, which was ~6 % of a small JPEG's CPU.
+    static func opaqueBoxAverage(_ data: UnsafeMutablePointer<VipsPel>, width: Int, height: Int,
+                                         to outWidth: Int, _ outHeight: Int) -> [UInt8] {
+        // Cell c holds the columns x with x × outWidth / width == c: from ⌈c × width / outWidth⌉.
+        let starts = (0...outWidth).map { ($0 * width + outWidth - 1) / outWidth }
+        // Per output cell: R, G and B sums, pixel count.
+        var sums = [Int](repeating: 0, count: outWidth * outHeight * 4)
+        sums.withUnsafeMutableBufferPointer { cells in
+            starts.withUnsafeBufferPointer { starts in
+                for y in 0..<height {
+                    let row = data + y * width * 3
+                    let cellRow = (y * outHeight / height) * outWidth
+                    for c in 0..<outWidth {
+                        var r = 0, g = 0, b = 0
+                        var pixel = row + starts[c] * 3
+                        let end = row + starts[c + 1] * 3
+                        while pixel < end {
+                            r &+= Int(pixel[0]); g &+= Int(pixel[1]); b &+= Int(pixel[2])
+                            pixel += 3
+                        }
+                        let cell = (cellRow + c) * 4
+                        cells[cell] &+= r
+                        cells[cell + 1] &+= g
+                        cells[cell + 2] &+= b
+                        cells[cell + 3] &+= starts[c + 1] - starts[c]
+                    }
+                }
+            }
+        }
+        var rgba = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
+        for cell in 0..<(outWidth * outHeight) {
+            let count = sums[cell * 4 + 3]
+            guard count > 0 else { continue }
+            for band in 0..<3 { rgba[cell * 4 + band] = UInt8(min(255, (sums[cell * 4 + band] + count / 2) / count)) }
+            rgba[cell * 4 + 3] = 255
+        }
+        return rgba
     }
 
     /// Sums every source pixel into its output cell (columns and rows mapped by integer
-    /// division), then divides: colour sums are weighted by alpha so transparent pixels do
-    /// not tint their neighbours; grey is spread to R, G and B.
-    private static func boxAverage(_ data: UnsafeMutablePointer<VipsPel>, width: Int, height: Int, bands: Int,
+    /// division), then divides, rounding to nearest: colour sums are weighted by alpha so
+    /// transparent pixels do not tint their neighbours; grey is spread to R, G and B. Integer
+    /// sums (64-bit: a cell of a 40,000-pixel-wide image holds at most ~10^10).
+    static func boxAverage(_ data: UnsafeMutablePointer<VipsPel>, width: Int, height: Int, bands: Int,
                                    to outWidth: Int, _ outHeight: Int) -> [UInt8] {
         let hasAlpha = bands == 2 || bands == 4
         let colourBands = hasAlpha ? bands - 1 : bands
         let column = (0..<width).map { $0 * outWidth / width }
         // Per output cell: colour sums (weighted by alpha), alpha sum, pixel count.
-        var sums = [Double](repeating: 0, count: outWidth * outHeight * 5)
+        var sums = [Int](repeating: 0, count: outWidth * outHeight * 5)
         let rowBytes = width * bands
         sums.withUnsafeMutableBufferPointer { cells in
-            for y in 0..<height {
-                let row = data + y * rowBytes
-                let cellRow = (y * outHeight / height) * outWidth
-                for x in 0..<width {
-                    let pixel = row + x * bands
-                    let alpha = hasAlpha ? Double(pixel[bands - 1]) : 255
-                    let cell = (cellRow + column[x]) * 5
-                    if colourBands == 1 {
-                        let grey = Double(pixel[0]) * alpha
-                        cells[cell] += grey
-                        cells[cell + 1] += grey
-                        cells[cell + 2] += grey
-                    } else {
-                        cells[cell] += Double(pixel[0]) * alpha
-                        cells[cell + 1] += Double(pixel[1]) * alpha
-                        cells[cell + 2] += Double(pixel[2]) * alpha
+            column.withUnsafeBufferPointer { column in
+                for y in 0..<height {
+                    let row = data + y * rowBytes
+                    let cellRow = (y * outHeight / height) * outWidth
+                    for x in 0..<width {
+                        let pixel = row + x * bands
+                        let alpha = hasAlpha ? Int(pixel[bands - 1]) : 255
+                        let cell = (cellRow + column[x]) * 5
+                        if colourBands == 1 {
+                            let grey = Int(pixel[0]) &* alpha
+                            cells[cell] &+= grey
+                            cells[cell + 1] &+= grey
+                            cells[cell + 2] &+= grey
+                        } else {
+                            cells[cell] &+= Int(pixel[0]) &* alpha
+                            cells[cell + 1] &+= Int(pixel[1]) &* alpha
+                            cells[cell + 2] &+= Int(pixel[2]) &* alpha
+                        }
+                        cells[cell + 3] &+= alpha
+                        cells[cell + 4] &+= 1
                     }
-                    cells[cell + 3] += alpha
-                    cells[cell + 4] += 1
                 }
             }
         }
@@ -74,10 +119,10 @@ package struct AnalysisPixels {
             guard count > 0 else { continue }
             if alphaSum > 0 {
                 for band in 0..<3 {
-                    rgba[cell * 4 + band] = UInt8(min(255, (sums[cell * 5 + band] / alphaSum).rounded()))
+                    rgba[cell * 4 + band] = UInt8(min(255, (sums[cell * 5 + band] + alphaSum / 2) / alphaSum))
                 }
             }
-            rgba[cell * 4 + 3] = UInt8(min(255, (alphaSum / count).rounded()))
+            rgba[cell * 4 + 3] = UInt8(min(255, (alphaSum + count / 2) / count))
         }
         return rgba
     }

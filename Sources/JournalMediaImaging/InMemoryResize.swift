@@ -7,9 +7,9 @@ import JournalMediaCore
 /// after DCT scaling, where libvips 8.14's `resize` (scalar `reduce`) was most of the CPU
 /// time on 2–8 MP photos (measured figures in Benchmarks/RESULTS.md).
 ///
-/// Runs on the calling thread; costs the resample plus one copy of the output pixels.
-/// Declines (nil) what it does not handle, which the caller leaves to libvips: images not in
-/// memory, other band formats, more than 4 bands, and any enlargement.
+/// Runs on the calling thread; costs the resample, written straight into the new image's
+/// buffer (no copy). Declines (nil) what it does not handle, which the caller leaves to
+/// libvips: images not in memory, other band formats, more than 4 bands, and any enlargement.
 package enum InMemoryResize {
     package static func resized(_ image: VipsImageHandle, width: Int, height: Int) throws(VipsError) -> VipsImageHandle? {
         let bands = image.bands
@@ -19,28 +19,32 @@ package enum InMemoryResize {
               let data = image.pointer.pointee.data
         else { return nil }
         if let reason = DecodeGuard.current?.stopReason { throw VipsError(message: VipsInterrupt.message(reason)) }
-        let pixels = SeparableResampler.resize(UnsafePointer(data), width: image.width, height: image.height,
-                                               bands: bands, outWidth: width, outHeight: height)
-        return try VipsImageHandle.copying(pixels, width: width, height: height, bands: bands,
-                                           interpretation: image.interpretation)
+        let output = try VipsImageHandle.memoryImage(width: width, height: height, bands: bands,
+                                                     interpretation: image.interpretation)
+        guard let target = output.pointer.pointee.data else {
+            throw VipsError(message: "the new \(width)×\(height) memory image has no buffer")
+        }
+        SeparableResampler.resize(UnsafePointer(data), width: image.width, height: image.height, bands: bands,
+                                  outWidth: width, outHeight: height, into: target)
+        return output
     }
 }
 
 extension VipsImageHandle {
-    /// A libvips image holding a copy of tightly packed 8-bit pixels, tagged with
-    /// `interpretation`. Costs one copy of the pixels.
-    static func copying(_ pixels: [UInt8], width: Int, height: Int, bands: Int,
-                        interpretation: VipsInterpretation) throws(VipsError) -> VipsImageHandle {
-        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max),
-              pixels.count == width * height * bands else {
-            throw VipsError(message: "\(pixels.count) bytes are not \(width)×\(height)×\(bands)")
+    /// A new libvips memory image of 8-bit pixels, its buffer allocated (uninitialised) and
+    /// tagged with `interpretation`, for code that writes the pixels itself. Costs the allocation.
+    static func memoryImage(width: Int, height: Int, bands: Int,
+                            interpretation: VipsInterpretation) throws(VipsError) -> VipsImageHandle {
+        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max), (1...4).contains(bands),
+              let image = vips_image_new_memory() else {
+            throw VipsError(message: "cannot make a \(width)×\(height)×\(bands) memory image")
         }
-        let image = pixels.withUnsafeBytes { buffer in
-            vips_image_new_from_memory_copy(buffer.baseAddress, buffer.count, Int32(width), Int32(height),
-                                            Int32(bands), VIPS_FORMAT_UCHAR)
+        let handle = VipsImageHandle(owning: image)
+        vips_image_init_fields(image, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
+                               interpretation, 1, 1)
+        guard vips_image_write_prepare(image) == 0, image.pointee.data != nil else {
+            throw VipsError(message: VipsRuntime.failureMessage("vips_image_write_prepare"))
         }
-        guard let image else { throw VipsError(message: VipsRuntime.failureMessage("vips_image_new_from_memory_copy")) }
-        image.pointee.Type = interpretation
-        return VipsImageHandle(owning: image)
+        return handle
     }
 }

@@ -39,6 +39,65 @@ import Testing
         }
     }
 
+    /// The same Lanczos-3 taps applied in doubles (vertical, then horizontal, rounded once):
+    /// what the fixed-point kernel approximates.
+    func doublesReference(_ source: [UInt8], width: Int, height: Int, bands: Int,
+                          outWidth: Int, outHeight: Int) -> [UInt8] {
+        var columns = [Double](repeating: 0, count: width * outHeight * bands)
+        for y in 0..<outHeight {
+            let taps = SeparableResampler.realTaps(inSize: height, outSize: outHeight, position: y)
+            for (k, weight) in taps.weights.enumerated() {
+                let row = (taps.first + k) * width * bands
+                for i in 0..<(width * bands) { columns[y * width * bands + i] += weight * Double(source[row + i]) }
+            }
+        }
+        var out = [UInt8](repeating: 0, count: outWidth * outHeight * bands)
+        for x in 0..<outWidth {
+            let taps = SeparableResampler.realTaps(inSize: width, outSize: outWidth, position: x)
+            for y in 0..<outHeight {
+                for band in 0..<bands {
+                    var sum = 0.0
+                    for (k, weight) in taps.weights.enumerated() {
+                        sum += weight * columns[(y * width + taps.first + k) * bands + band]
+                    }
+                    out[(y * outWidth + x) * bands + band] = UInt8(min(max(sum.rounded(), 0), 255))
+                }
+            }
+        }
+        return out
+    }
+
+    /// The 14-bit weights and 16-bit intermediate cost at most one level against doubles, for
+    /// every band count, on a real photo's pixels (edges, texture) at the ratios renditions use.
+    @Test(arguments: [(1, 160, 107), (2, 233, 150), (3, 197, 131), (4, 50, 33), (3, 299, 199)])
+    func fixedPointMatchesDoublesWithinOneLevel(bands: Int, outWidth: Int, outHeight: Int) throws {
+        let photo = try decoded("orientation-6-gps-p3.jpg")
+        let width = 300, height = 200
+        let rgb = try #require(try InMemoryResize.resized(photo, width: width, height: height))
+        let data = try #require(rgb.pointer.pointee.data)
+        // The photo's RGB turned into 1–4 bands: grey = G, alpha = a ramp with hard steps.
+        var source = [UInt8](repeating: 0, count: width * height * bands)
+        for i in 0..<(width * height) {
+            let pixel = [data[3 * i], data[3 * i + 1], data[3 * i + 2], UInt8((i % width) * 255 / width & 0xF0)]
+            switch bands {
+            case 1: source[i] = pixel[1]
+            case 2: source[2 * i] = pixel[1]; source[2 * i + 1] = pixel[3]
+            default: for band in 0..<bands { source[bands * i + band] = pixel[band] }
+            }
+        }
+        let fixed = source.withUnsafeBufferPointer { buffer in
+            SeparableResampler.resize(buffer.baseAddress!, width: width, height: height, bands: bands,
+                                      outWidth: outWidth, outHeight: outHeight)
+        }
+        let reference = doublesReference(source, width: width, height: height, bands: bands,
+                                         outWidth: outWidth, outHeight: outHeight)
+        #expect(fixed.count == reference.count)
+        let differences = zip(fixed, reference).map { abs(Int($0) - Int($1)) }
+        #expect(differences.max() ?? 99 <= 1, "largest difference \(differences.max() ?? -1)")
+        // Not a constant image: the comparison covered real detail.
+        #expect(Set(fixed).count > 50)
+    }
+
     @Test(arguments: [(600, 400, 469, 313), (600, 400, 512, 341), (600, 400, 96, 64)])
     func closeToLibvipsLanczos3(width: Int, height: Int, outWidth: Int, outHeight: Int) throws {
         // The sideways P3 sample decoded upright, as the decode hands it on.
@@ -59,6 +118,19 @@ import Testing
         #expect(ours.interpretation == VIPS_INTERPRETATION_sRGB)
         let similarity = try psnr(ours, theirs)
         #expect(similarity > 38, "PSNR against libvips' lanczos3: \(similarity) dB")
+    }
+
+    /// The analysis pixels' RGB shortcut gives exactly the general box average's cells.
+    @Test(arguments: [(400, 600), (97, 61), (1, 1), (399, 3)])
+    func opaqueBoxAverageEqualsTheGeneralOne(width: Int, height: Int) throws {
+        let photo = try decoded("orientation-6-gps-p3.jpg")
+        let image = width == photo.width ? photo : try #require(try InMemoryResize.resized(photo, width: width, height: height))
+        let data = try #require(image.pointer.pointee.data)
+        for (outWidth, outHeight) in [(min(100, width), min(67, height)), (1, 1), (min(33, width), 1)] {
+            let general = AnalysisPixels.boxAverage(data, width: width, height: height, bands: 3, to: outWidth, outHeight)
+            let opaque = AnalysisPixels.opaqueBoxAverage(data, width: width, height: height, to: outWidth, outHeight)
+            #expect(opaque == general, "\(width)×\(height) → \(outWidth)×\(outHeight)")
+        }
     }
 
     @Test func declinesWhatItDoesNotHandle() throws {
