@@ -60,7 +60,7 @@ package enum ImageHeaderReader {
         case .heic, .avif: "heifload_buffer"
         case .svg: "svgload_buffer"
         case .pdf: "pdfload_buffer"
-        case .mov, .mp4, .m4v, .threeGP, .m4a, .mp3, .flac, .ogg, .avi, .mpegTS, .mkv, .webm, .psd, .dv, .wav, .aiff: nil
+        case .mov, .mp4, .m4v, .threeGP, .m4a, .mp3, .flac, .ogg, .avi, .mpegTS, .mkv, .webm, .psd, .dv, .wav, .aiff, .flv, .mxf, .aac: nil
         }
     }
 

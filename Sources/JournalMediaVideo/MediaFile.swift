@@ -28,11 +28,12 @@ package final class MediaFile {
     /// libavformat demuxers an upload may be read with: exactly the containers `FormatSniffer`
     /// admits as video or audio, i.e. QuickTime/MP4/M4A/3GP (one demuxer, which also reads the
     /// AVIF image sequences libav treats as video), AVI, MPEG-TS (also AVCHD's 192-byte
-    /// packets), Matroska/WebM (one demuxer), MP3, FLAC, Ogg, DV, WAV and AIFF. Everything else
-    /// (playlists, concat scripts, image sequences, FLV, ASF/WMV, MXF, exotic containers) fails at
+    /// packets), Matroska/WebM (one demuxer), MP3, FLAC, Ogg, DV, WAV, AIFF, FLV, MXF and raw
+    /// ADTS AAC. Everything else (playlists, concat scripts, image sequences, ASF/WMV, Audible,
+    /// RealMedia, exotic containers) fails at
     /// open, so an upload reaches no demuxer the pipeline does not use. The video decoders
     /// are limited likewise (`VideoCodecAllowList`).
-    static let allowedDemuxers = "mov,mp4,m4a,3gp,3g2,mj2,avi,mpegts,matroska,webm,mp3,flac,ogg,dv,wav,aiff"
+    static let allowedDemuxers = "mov,mp4,m4a,3gp,3g2,mj2,avi,mpegts,matroska,webm,mp3,flac,ogg,dv,wav,aiff,flv,mxf,aac"
 
     /// Seconds allowed for opening and probing, and for each poster candidate, by default
     /// (`Defaults.decodeTimeoutSeconds`).

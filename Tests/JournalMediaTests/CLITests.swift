@@ -23,13 +23,14 @@ import Testing
 
         let all = root.appendingPathComponent("all")
         try FileManager.default.createDirectory(at: all, withIntermediateDirectories: true)
-        try TestSupport.copySamples(to: all)  // the top-level samples: three broken images, one song and one WAV without cover
+        try TestSupport.copySamples(to: all)  // the top-level samples: three broken images, one song, one WAV and one AAC without cover
         let mixed = try TestSupport.runCLI(["convert", all.path, "-o", root.appendingPathComponent("o2").path])
         #expect(mixed.status == 1)
         let errorLines = mixed.stderr.split(separator: "\n").filter { $0.hasPrefix("journal-media: error:") }
-        #expect(errorLines.count == 5, "one line per failed asset: \(mixed.stderr)")
+        #expect(errorLines.count == 6, "one line per failed asset: \(mixed.stderr)")
         #expect(errorLines.contains { $0.contains("song-no-cover.mp3: probe: no artwork") })
         #expect(errorLines.contains { $0.contains("audio-voice.wav: probe: no artwork") })
+        #expect(errorLines.contains { $0.contains("audio-tone.aac: probe: no artwork") })
         #expect(errorLines.contains { $0.contains("truncated.jpg: decode:") })
         #expect(errorLines.contains { $0.contains("not-an-image.jpg: sniff:") })
 

@@ -30,6 +30,9 @@ import Testing
         // a ROTATE=90 track tag without a projection.
         Case(sample: "video-roll-90.webm", format: .webm, codec: "vp9", duration: 0.9...1.1),
         Case(sample: "video-rotate-tag.mkv", format: .mkv, codec: "h264", duration: 0.9...1.1),
+        // FLV (15 frames; the last one's duration counted, as ffprobe's 1.133 s) and MXF OP1a.
+        Case(sample: "video-h264.flv", format: .flv, codec: "h264", duration: 0.9...1.2),
+        Case(sample: "video-mpeg2.mxf", format: .mxf, codec: "mpeg2video", duration: 0.9...1.1),
     ]
 
     /// Sniffed by content, opened through the allow-lists, and its poster upright with the
@@ -66,6 +69,8 @@ import Testing
             "video-vp9.webm": ("video/webm", nil, nil),
             "video-mjpeg.mov": ("video/quicktime", "2021-08-09T07:06:05Z", "quicktime.creation_time"),
             "video-av1.mp4": ("video/mp4", nil, nil),
+            "video-h264.flv": ("video/x-flv", nil, nil),
+            "video-mpeg2.mxf": ("application/mxf", nil, nil),
         ]
         for (sample, want) in expected {
             let result = processor.processBlocking(fileAt: TestSupport.sample(sample), displayName: sample)

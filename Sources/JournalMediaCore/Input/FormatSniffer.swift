@@ -22,6 +22,14 @@ public enum FormatSniffer {
             return .aiff
         }
         if isDVFrame(head) { return .dv }
+        // FLV: "FLV", version 1, then a header of at least 9 bytes (big-endian offset at 5).
+        if starts(with: Array("FLV".utf8)) && starts(with: [0x01], at: 3) && head.count >= 9
+            && Int(head[5]) << 24 | Int(head[6]) << 16 | Int(head[7]) << 8 | Int(head[8]) >= 9 {
+            return .flv
+        }
+        // MXF: a partition pack's SMPTE key (06 0E 2B 34 02 05 01 01 0D 01 02 01 01, then the
+        // partition kind) first, as every OP1a/OP-Atom writer starts (no run-in).
+        if starts(with: [0x06, 0x0E, 0x2B, 0x34, 0x02, 0x05, 0x01, 0x01, 0x0D, 0x01, 0x02, 0x01, 0x01]) { return .mxf }
         if starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return matroska(head) }
         if isTransportStream(head) { return .mpegTS }
         if let tiff = tiffFamily(head) { return tiff }
@@ -35,6 +43,7 @@ public enum FormatSniffer {
         if starts(with: Array("fLaC".utf8)) { return .flac }
         if starts(with: Array("OggS".utf8)) { return .ogg }
         if starts(with: Array("ID3".utf8)) || isMPEGAudioLayer3(head) { return .mp3 }
+        if isADTS(head) { return .aac }
         if looksLikeSVG(head) { return .svg }
         return nil
     }
@@ -117,6 +126,17 @@ public enum FormatSniffer {
         guard head.count >= 4, head[0] == 0xFF, head[1] & 0xE0 == 0xE0 else { return false }
         let version = (head[1] >> 3) & 0x03, layer = (head[1] >> 1) & 0x03, bitrate = head[2] >> 4
         return version != 1 && layer == 1 && bitrate != 0 && bitrate != 15 && (head[2] >> 2) & 0x03 != 3
+    }
+
+    /// A raw AAC ADTS frame header (ISO 14496-3 1.A.2): 12 sync bits, layer 00, a sampling
+    /// frequency index below 13 and a frame length of at least the 7-byte header; when the
+    /// head holds the next frame's start, it must sync too.
+    private static func isADTS(_ head: [UInt8]) -> Bool {
+        guard head.count >= 7, head[0] == 0xFF, head[1] & 0xF6 == 0xF0, (head[2] >> 2) & 0x0F < 13 else { return false }
+        let length = Int(head[3] & 0x03) << 11 | Int(head[4]) << 3 | Int(head[5] >> 5)
+        guard length >= 7 else { return false }
+        guard length + 2 <= head.count else { return true }
+        return head[length] == 0xFF && head[length + 1] & 0xF6 == 0xF0
     }
 
     private static func brand(_ head: [UInt8], at offset: Int) -> String {

@@ -43,6 +43,13 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     /// WAV (RIFF `WAVE`) and AIFF (`FORM` … `AIFF`/`AIFC`): uncompressed audio; artwork from an
     /// ID3 chunk's picture when there is one (iTunes, ffmpeg), else `noArtwork` like an MP3 without cover.
     case wav, aiff
+    /// Flash Video (`FLV`, version 1): old web and camera clips (H.264, or Sorenson/VP6, which
+    /// the decoder allow-list refuses); a video.
+    case flv
+    /// MXF (SMPTE 377M; a header partition pack first): broadcast and professional cameras; a video.
+    case mxf
+    /// Raw AAC in ADTS frames (`.aac`): no tags, so no artwork (`noArtwork`).
+    case aac
 
     /// The IANA media type written to the manifest's `mediaType`.
     public var mediaType: String {
@@ -87,6 +94,9 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
         case .dv: "video/dv"
         case .wav: "audio/wav"
         case .aiff: "audio/aiff"
+        case .flv: "video/x-flv"
+        case .mxf: "application/mxf"
+        case .aac: "audio/aac"
         }
     }
 
@@ -94,8 +104,8 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     public var isVector: Bool { self == .svg || self == .pdf }
 
     /// Formats read by libavformat rather than libvips.
-    public var isVideo: Bool { [.mov, .mp4, .m4v, .threeGP, .avi, .mpegTS, .mkv, .webm, .dv].contains(self) }
-    public var isAudio: Bool { [.m4a, .mp3, .flac, .ogg, .wav, .aiff].contains(self) }
+    public var isVideo: Bool { [.mov, .mp4, .m4v, .threeGP, .avi, .mpegTS, .mkv, .webm, .dv, .flv, .mxf].contains(self) }
+    public var isAudio: Bool { [.m4a, .mp3, .flac, .ogg, .wav, .aiff, .aac].contains(self) }
     public var isImage: Bool { !isVideo && !isAudio }
     /// Camera raw formats: decoded from their embedded JPEG preview, not their sensor data.
     public var isCameraRaw: Bool { [.dng, .cr2, .nef, .arw, .orf, .raf, .rw2].contains(self) }
@@ -111,9 +121,9 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
 public enum AssetKind: String, Codable, Sendable {
     /// A still image: photo, artwork, icon or poster, processed by the photo pipeline.
     case photo
-    /// A movie (MOV, MP4, M4V, 3GP, AVI, MPEG-TS/AVCHD, Matroska, WebM, DV).
+    /// A movie (MOV, MP4, M4V, 3GP, AVI, MPEG-TS/AVCHD, Matroska, WebM, DV, FLV, MXF).
     case video
-    /// Cover art embedded in an audio file (MP3, M4A, FLAC, Ogg, WAV, AIFF): renditions from the cover.
+    /// Cover art embedded in an audio file (MP3, M4A, FLAC, Ogg, WAV, AIFF, ADTS AAC): renditions from the cover.
     case artwork
     /// A still paired with its short movie (one manifest entry for both files).
     case livePhoto
