@@ -123,7 +123,8 @@ public enum InputScanner {
                 continue
             }
             let found = walk(root.path, escapedRoot: !rootIsText, skipping: outputPath, links: policy)
-            let folderText = String(decoding: root.path, as: UTF8.self)
+            // The folder's path as text (escaped when not UTF-8): only names the files.
+            let folderText = FileNameEscaping.shown(root.path).text
             for file in found.files {
                 let url = URL(fileURLWithPath: folderText).appendingPathComponent(file.relative)
                 let key = file.pathBytes ?? Array(url.path.utf8)
