@@ -40,7 +40,8 @@ struct ConvertCommand: AsyncParsableCommand {
             So are files that are not media by their content (README.md, notes, JSON, XMP \
             sidecars, ZIPs; a name with a media extension such as .jpg is never taken for one): \
             they do not count as failed (--strict: they do). A name that is not valid UTF-8 is \
-            kept, percent-escaped, with "sourceEncoding": "percent" in its entry.
+            kept, percent-escaped, with "sourceEncoding": "percent" in its entry (given as an \
+            argument too: a file, or a folder whose files are then all so named).
 
             A JPEG with damage its decoder can read past (a corrupt restart marker, stray \
             bytes) is shown as viewers show it, and the decoder's complaint is listed in the \
@@ -217,6 +218,10 @@ struct ConvertCommand: AsyncParsableCommand {
                                        notificationAudio: notificationAudio),
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: force)
+        // Names that are not UTF-8 arrive escaped; the batch opens them by their bytes.
+        for input in inputs {
+            if let bytes = RawArguments.pathBytes(for: input) { batch.inputPathBytes[URL(fileURLWithPath: input)] = bytes }
+        }
         batch.waitForLock = wait
         batch.followSymlinks = followSymlinks
         batch.strict = strict

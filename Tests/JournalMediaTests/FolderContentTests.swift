@@ -123,4 +123,68 @@ import Testing
         let plain = try TestSupport.runCLI(["inspect", TestSupport.sample("dates/local-only.jpg").path])
         #expect(plain.status == 0 && !plain.stdout.contains("sourceEncoding"))
     }
+
+    /// `convert` of such a name given as an argument, as a file and as a folder (issue 17):
+    /// the shell passes the raw bytes, the CLI opens them, and the manifest keeps the name
+    /// escaped and flagged; renditions get escaped (valid UTF-8) names and decode.
+    @Test func convertReadsNamesThatAreNotUTF8FromTheCommandLine() throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let photo = try Data(contentsOf: TestSupport.sample("cmyk.jpg"))
+        func writeRaw(_ path: [UInt8]) throws {
+            let descriptor = FileNameEscaping.withCPath(path) { open($0, O_CREAT | O_WRONLY | O_EXCL, 0o644) }
+            try #require(descriptor >= 0)
+            let written = photo.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+            try #require(written == photo.count)
+        }
+        let base = Array(root.path.utf8)
+        try writeRaw(base + Array("/bad".utf8) + [0xFF] + Array("name.jpg".utf8))
+        let folder = base + Array("/dir".utf8) + [0xFE]
+        try #require(FileNameEscaping.withCPath(folder) { mkdir($0, 0o755) } == 0)
+        try writeRaw(folder + Array("/50%.jpg".utf8))
+
+        // A file: sh's printf makes the byte; exec hands it to the CLI as argv[2] unchanged.
+        let file = try TestSupport.runCLI(
+            ["-c", #"exec "$0" convert "$(printf 'bad\377name.jpg')" --output out1 --size 64"#, TestSupport.cli.path],
+            in: root, executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(file.status == 0, "\(file.stderr)")
+        let single = try TestSupport.manifest(in: root.appendingPathComponent("out1"))
+        let entry = try #require(single.assets.first)
+        #expect(single.assets.count == 1 && entry.error == nil)
+        #expect(entry.source == "bad%FFname.jpg" && entry.sourceEncoding == "percent")
+        #expect(FileNameEscaping.unescaped(entry.source) == Array("bad".utf8) + [0xFF] + Array("name.jpg".utf8))
+        #expect(entry.sha256 == ContentDigest.sha256(Array(photo)))
+        let path = try #require(entry.renditions.first?.path)
+        #expect(path == "bad%FFname.jpg.image.webp")
+        let image = try TestImage(contentsOf: root.appendingPathComponent("out1").appendingPathComponent(path))
+        #expect(max(image.width, image.height) == 64)
+
+        // A folder, beside a file: every name under it is escaped whole ("%" too) and flagged.
+        let both = try TestSupport.runCLI(
+            ["-c", #"exec "$0" convert "$(printf 'dir\376')" "$(printf 'bad\377name.jpg')" --output out2 --size 64"#,
+             TestSupport.cli.path],
+            in: root, executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(both.status == 0, "\(both.stderr)")
+        let manifest = try TestSupport.manifest(in: root.appendingPathComponent("out2"))
+        #expect(manifest.assets.map(\.source) == ["bad%FFname.jpg", "dir%FE/50%25.jpg"])
+        #expect(manifest.assets.allSatisfy { $0.sourceEncoding == "percent" && $0.error == nil })
+        #expect(FileNameEscaping.unescaped("dir%FE/50%25.jpg") == Array("dir".utf8) + [0xFE] + Array("/50%.jpg".utf8))
+        for asset in manifest.assets {
+            let rendition = try #require(asset.renditions.first?.path)
+            #expect(try TestImage(contentsOf: root.appendingPathComponent("out2").appendingPathComponent(rendition)).width > 0)
+        }
+
+        // A name that is not UTF-8 and names nothing is still reported missing (exit 2).
+        let missing = try TestSupport.runCLI(
+            ["-c", #"exec "$0" convert "$(printf 'nope\377.jpg')" --output out3"#, TestSupport.cli.path],
+            in: root, executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(missing.status == 2 && missing.stderr.contains("nope%FF.jpg does not exist"), "\(missing.stderr)")
+
+        // inspect walks such a folder too.
+        let listed = try TestSupport.runCLI(["-c", #"exec "$0" inspect "$(printf 'dir\376')""#, TestSupport.cli.path],
+                                            in: root, executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(listed.status == 0 && listed.stdout.hasPrefix(#"{"source":"dir%FE/50%25.jpg","format":"jpeg""#)
+                && listed.stdout.contains(#""sourceEncoding":"percent""#), "\(listed.stdout)")
+    }
 }

@@ -56,6 +56,10 @@ public final class BatchStopRequest: Sendable {
 /// re-run resumes from it) and throws `BatchError.cancelled`.
 public struct Batch: Sendable {
     public var inputs: [URL]
+    /// The bytes of the inputs whose names are not valid UTF-8, keyed by the input's URL (its
+    /// escaped spelling, `FileNameEscaping`): a command line's raw arguments. Such an input is
+    /// opened (or walked) by its bytes, and its files' entries are named escaped and flagged.
+    public var inputPathBytes: [URL: [UInt8]] = [:]
     public var output: URL
     public var options: ProcessingOptions
     /// Images processed at once; each uses one libvips thread. Defaults to the core count.
@@ -140,7 +144,8 @@ public struct Batch: Sendable {
         let start = Date()
         // Roles become file names: a role like `../../x` must never reach the file system.
         if let problem = RenditionSpec.problem(in: options.renditions) { throw BatchError.invalidPreset(problem) }
-        let scan = try InputScanner.scanReporting(inputs: inputs, output: output, followSymlinks: followSymlinks)
+        let scan = try InputScanner.scanReporting(inputs: inputs.map { ($0, inputPathBytes[$0]) }, output: output,
+                                                 followSymlinks: followSymlinks)
         let planned = scan.planned
         try prepareOutputFolder()
         // One writer per output folder (per shard), held until the manifest is written;

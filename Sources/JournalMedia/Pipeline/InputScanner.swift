@@ -42,56 +42,102 @@ public enum InputScanner {
     }
 
     public static func scanReporting(inputs: [URL], output: URL, followSymlinks: Bool = false) throws(BatchError) -> InputScan {
+        try scanReporting(inputs: inputs.map { ($0, nil) }, output: output, followSymlinks: followSymlinks)
+    }
+
+    /// As `scanReporting(inputs:output:followSymlinks:)`, for inputs given as a command line
+    /// gave them: an input whose `pathBytes` is set is the file or folder those bytes name (a
+    /// name that is not valid UTF-8; `url` is then only its escaped spelling). Its files keep
+    /// their bytes and are named escaped (`FileNameEscaping`), so the manifest flags them.
+    public static func scanReporting(inputs: [(url: URL, pathBytes: [UInt8]?)], output: URL,
+                                     followSymlinks: Bool = false) throws(BatchError) -> InputScan {
         let outputPath = canonicalPath(output)
-        var roots: [(url: URL, path: String, isDirectory: Bool)] = []
-        for input in inputs {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input.path, isDirectory: &isDirectory) else {
-                throw BatchError.missingInput(input.path)
+        let outputBytes = Array(outputPath.utf8)
+        // Each root: as given (`opened`: the bytes to open a file input by), canonical bytes.
+        var roots: [(url: URL, opened: [UInt8]?, path: [UInt8], isDirectory: Bool)] = []
+        for (input, given) in inputs {
+            let path: [UInt8]
+            let isDirectory: Bool
+            if let given {
+                var info = stat()
+                guard FileNameEscaping.withCPath(given, { stat($0, &info) }) == 0 else {
+                    throw BatchError.missingInput(input.path)
+                }
+                isDirectory = info.st_mode & S_IFMT == S_IFDIR
+                path = canonicalPath(bytes: given)
+            } else {
+                var directory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: input.path, isDirectory: &directory) else {
+                    throw BatchError.missingInput(input.path)
+                }
+                isDirectory = directory.boolValue
+                path = Array(canonicalPath(input).utf8)
             }
-            let path = canonicalPath(input)
-            if isDirectory.boolValue && isInside(outputPath, path) {
+            if isDirectory && isInside(outputBytes, path) {
                 throw BatchError.outputInsideInput(output: output.path, input: input.path)
             }
-            if isInside(path, outputPath) {
+            if isInside(path, outputBytes) {
                 throw BatchError.inputInsideOutput(input: input.path, output: output.path)
             }
-            roots.append((input, path, isDirectory.boolValue))
+            roots.append((input, given, path, isDirectory))
         }
 
-        var prefixes: [String] = []
+        // Each root's prefix as shown, and as escaped (for files whose names are escaped).
+        var prefixes: [(shown: String, escaped: String)] = []
         var used: [String: Int] = [:]
         for root in roots {
-            let base = URL(fileURLWithPath: root.path).lastPathComponent
+            let baseBytes: [UInt8]
+            if let text = String(validating: root.path, as: UTF8.self) {
+                baseBytes = Array(URL(fileURLWithPath: text).lastPathComponent.utf8)
+            } else {
+                baseBytes = Array(root.path.split(separator: 0x2F, omittingEmptySubsequences: true).last ?? [])
+            }
+            let base = FileNameEscaping.shown(baseBytes).text
             let count = (used[base] ?? 0) + 1
             used[base] = count
-            prefixes.append(count == 1 ? base : "\(base)-\(count)")
+            let suffix = count == 1 ? "" : "-\(count)"
+            prefixes.append((base + suffix, FileNameEscaping.escaped(baseBytes) + suffix))
         }
 
-        let policy = LinkPolicy(roots: roots.map(\.path), follow: followSymlinks)
+        // Links are followed into roots whose paths are text; a root that is not valid UTF-8
+        // is not one a link may lead into (such a link is listed as leading outside).
+        let policy = LinkPolicy(roots: roots.compactMap { String(validating: $0.path, as: UTF8.self) },
+                                follow: followSymlinks)
         var planned: [PlannedAsset] = []
         var ignored: [IgnoredInput] = []
-        var seenFiles = Set<String>()
+        var seenFiles = Set<[UInt8]>()
         for (index, root) in roots.enumerated() {
-            let prefix = roots.count == 1 ? "" : prefixes[index] + "/"
+            let several = roots.count > 1
+            let rootIsText = String(validating: root.path, as: UTF8.self) != nil
             if !root.isDirectory {
                 if seenFiles.insert(root.path).inserted {
-                    let name = roots.count == 1 ? root.url.lastPathComponent : prefixes[index]
-                    planned.append(PlannedAsset(url: root.url, relativePath: name))
+                    if let opened = root.opened {
+                        let lastName = Array(opened.split(separator: 0x2F, omittingEmptySubsequences: true).last ?? [])
+                        let name = several ? prefixes[index].escaped : FileNameEscaping.escaped(lastName)
+                        planned.append(PlannedAsset(url: root.url, relativePath: name, pathBytes: opened))
+                    } else {
+                        let name = several ? prefixes[index].shown : root.url.lastPathComponent
+                        planned.append(PlannedAsset(url: root.url, relativePath: name))
+                    }
                 }
                 continue
             }
-            let found = walk(URL(fileURLWithPath: root.path), skipping: outputPath, links: policy)
+            let found = walk(root.path, escapedRoot: !rootIsText, skipping: outputPath, links: policy)
+            // The folder's path as text (escaped when not UTF-8): only names the files.
+            let folderText = FileNameEscaping.shown(root.path).text
             for file in found.files {
-                let url = URL(fileURLWithPath: root.path).appendingPathComponent(file.relative)
-                let key = file.pathBytes.map { String(decoding: $0, as: UTF8.self) + "\u{0}escaped:" + file.relative }
-                if seenFiles.insert(key ?? url.path).inserted {
+                let url = URL(fileURLWithPath: folderText).appendingPathComponent(file.relative)
+                let key = file.pathBytes ?? Array(url.path.utf8)
+                if seenFiles.insert(key).inserted {
+                    let prefix = !several ? "" : (file.pathBytes == nil ? prefixes[index].shown : prefixes[index].escaped) + "/"
                     planned.append(PlannedAsset(url: url, relativePath: prefix + file.relative, pathBytes: file.pathBytes))
                 }
             }
             ignored += found.ignored.map {
                 var item = $0
-                item.path = prefix + $0.path
+                if several {
+                    item.path = (item.pathEncoding == nil ? prefixes[index].shown : prefixes[index].escaped) + "/" + $0.path
+                }
                 return item
             }
         }
@@ -112,9 +158,17 @@ public enum InputScanner {
         var files: [PlannedAsset] = []
         for (input, bytes) in inputs {
             var isDirectory: ObjCBool = false
-            if bytes == nil, FileManager.default.fileExists(atPath: input.path, isDirectory: &isDirectory),
-               isDirectory.boolValue {
-                let found = walk(input, skipping: "\u{0}", links: policy).files.sorted { $0.relative < $1.relative }
+            var info = stat()
+            let folder: [UInt8]? = if let bytes {
+                FileNameEscaping.withCPath(bytes, { stat($0, &info) }) == 0 && info.st_mode & S_IFMT == S_IFDIR ? bytes : nil
+            } else if FileManager.default.fileExists(atPath: input.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                Array(input.path.utf8)
+            } else {
+                nil
+            }
+            if let folder {
+                let found = walk(folder, escapedRoot: bytes != nil, skipping: "\u{0}", links: policy).files
+                    .sorted { $0.relative < $1.relative }
                 files += found.map { file in
                     let url = input.appendingPathComponent(file.relative)
                     return PlannedAsset(url: url, relativePath: url.relativePath, pathBytes: file.pathBytes)
@@ -143,15 +197,17 @@ public enum InputScanner {
         var pathBytes: [UInt8]?
     }
 
-    /// Regular files below `folder`, as paths relative to it, and what was passed over. Names
-    /// are read as bytes: one that is not valid UTF-8 is kept, percent-escaped, with its bytes.
-    private static func walk(_ folder: URL, skipping outputPath: String, links: LinkPolicy)
+    /// Regular files below the folder at `root` (its path's bytes), as paths relative to it,
+    /// and what was passed over. Names are read as bytes: one that is not valid UTF-8 is kept,
+    /// percent-escaped, with its bytes; so is everything below it, and everything when
+    /// `escapedRoot` (a folder whose own path is not valid UTF-8). An escaped relative path is
+    /// escaped whole (a `%` in a valid name beside it becomes `%25`), so it decodes losslessly.
+    private static func walk(_ root: [UInt8], escapedRoot: Bool, skipping outputPath: String, links: LinkPolicy)
         -> (files: [Found], ignored: [IgnoredInput]) {
         var found: [Found] = []
         var ignored: [IgnoredInput] = []
-        let root = Array(folder.path.utf8)
         // (relative path as shown, relative path as bytes, whether an escaped name is in it)
-        var pending: [(shown: String, bytes: [UInt8], escaped: Bool)] = [("", [], false)]
+        var pending: [(shown: String, bytes: [UInt8], escaped: Bool)] = [("", [], escapedRoot)]
         while let (relative, relativeBytes, escapedParent) = pending.popLast() {
             let directoryBytes = relativeBytes.isEmpty ? root : root + [0x2F] + relativeBytes
             let names: [[UInt8]]
@@ -167,8 +223,9 @@ public enum InputScanner {
             for nameBytes in names where nameBytes.first != 0x2E {
                 let name = FileNameEscaping.shown(nameBytes)
                 let escaped = escapedParent || name.escaped
-                let childRelative = relative.isEmpty ? name.text : relative + "/" + name.text
                 let childBytes = relativeBytes.isEmpty ? nameBytes : relativeBytes + [0x2F] + nameBytes
+                let childRelative = escaped ? FileNameEscaping.escaped(childBytes)
+                    : relative.isEmpty ? name.text : relative + "/" + name.text
                 let childPathBytes = root + [0x2F] + childBytes
                 func ignore(_ reason: String) {
                     var item = IgnoredInput(path: childRelative, reason: reason)
@@ -264,8 +321,25 @@ public enum InputScanner {
         return path
     }
 
+    /// `canonicalPath` for a path given as bytes (one that may not be valid UTF-8): the
+    /// file system's `realpath`, or, when that fails, the bytes made absolute.
+    static func canonicalPath(bytes: [UInt8]) -> [UInt8] {
+        if let resolved = FileNameEscaping.withCPath(bytes, { realpath($0, nil) }) {
+            defer { free(resolved) }
+            return Array(UnsafeBufferPointer(start: resolved, count: strlen(resolved))).map { UInt8(bitPattern: $0) }
+        }
+        if bytes.first == 0x2F { return bytes }
+        return Array(FileManager.default.currentDirectoryPath.utf8) + [0x2F] + bytes
+    }
+
     /// Whether `path` is `folder` or below it.
     static func isInside(_ path: String, _ folder: String) -> Bool {
         path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
+    /// `isInside` for paths as bytes.
+    static func isInside(_ path: [UInt8], _ folder: [UInt8]) -> Bool {
+        let stem = folder.last == 0x2F ? folder : folder + [0x2F]
+        return path == folder || path.starts(with: stem)
     }
 }
