@@ -79,7 +79,9 @@ import Testing
         let run = try TestSupport.runCLI(["convert", TestSupport.sample("cmyk.jpg").path, "-o", root.appendingPathComponent("o").path])
         #expect(run.status == 0)
         #expect(run.stderr.contains("1 asset: 1 succeeded"), "\(run.stderr)")
-        #expect(!run.stderr.contains("1 assets"))
+        // The count itself, not the rate that follows it ("3.1 assets/s" is right and once
+        // made this check fail in a full run).
+        #expect(!run.stderr.contains("1 assets:"), "\(run.stderr)")
     }
 
     @Test func versionNamesEveryNativeLibrary() throws {
