@@ -1,5 +1,6 @@
 import CLibXML2
 import Foundation
+import JournalMediaCore
 
 /// The few XMP fields of an Android motion photo:
 ///
@@ -39,26 +40,6 @@ package struct MotionPhotoXMP: Equatable {
     static let motionPhotoBytes = Array("MotionPhoto".utf8)
     static let microVideoBytes = Array("MicroVideo".utf8)
 
-    /// Whether `needle` occurs in `haystack` (bytes, no decoding).
-    static func contains(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
-        guard let first = needle.first, haystack.count >= needle.count else { return false }
-        let last = haystack.count - needle.count
-        return haystack.withUnsafeBufferPointer { hay in
-            needle.withUnsafeBufferPointer { pin in
-                var index = 0
-                while index <= last {
-                    if hay[index] == first {
-                        var matched = 1
-                        while matched < pin.count && hay[index + matched] == pin[matched] { matched += 1 }
-                        if matched == pin.count { return true }
-                    }
-                    index += 1
-                }
-                return false
-            }
-        }
-    }
-
     /// Largest packet read.
     static let maximumPacketSize = 256 * 1024
     /// Most directory items kept.
@@ -73,7 +54,7 @@ package struct MotionPhotoXMP: Equatable {
     package static func parse(_ packet: [UInt8]) -> MotionPhotoXMP? {
         guard packet.count <= maximumPacketSize,
               // Most stills' XMP names neither: a byte scan decides before any XML is read.
-              contains(Self.motionPhotoBytes, in: packet) || contains(Self.microVideoBytes, in: packet),
+              ByteSearch.contains(Self.motionPhotoBytes, in: packet[...]) || ByteSearch.contains(Self.microVideoBytes, in: packet[...]),
               let fields = XMPPacket.withReader(packet, read) ?? nil else { return nil }
         return fields
     }

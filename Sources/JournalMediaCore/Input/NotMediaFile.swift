@@ -71,7 +71,7 @@ public enum NotMediaFile {
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
             if bytes.contains(0) { return nil }
             // Byte searches: Foundation's String.contains costs more than the rest of this.
-            if contains(xpacketBytes, in: bytes) || contains(xmpmetaBytes, in: bytes) {
+            if ByteSearch.contains(xpacketBytes, in: bytes) || ByteSearch.contains(xmpmetaBytes, in: bytes) {
                 return "an XMP sidecar (metadata, read for dates by its photo)"
             }
             let ascii = String(decoding: bytes.map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
@@ -89,18 +89,6 @@ public enum NotMediaFile {
     private static let xpacketBytes = Array("<?xpacket".utf8)
     private static let xmpmetaBytes = Array("<x:xmpmeta".utf8)
 
-    /// Whether `needle` occurs in `haystack`, byte for byte.
-    private static func contains(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Bool {
-        guard let first = needle.first, haystack.count >= needle.count else { return false }
-        var index = haystack.startIndex
-        let last = haystack.endIndex - needle.count
-        while index <= last {
-            if haystack[index] == first && haystack[index..<index + needle.count].elementsEqual(needle) { return true }
-            index += 1
-        }
-        return false
-    }
-
     private static func isControl(_ value: UInt32) -> Bool {
         (value < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D].contains(value)) || value == 0x7F
     }
@@ -108,7 +96,7 @@ public enum NotMediaFile {
     private static func kind(of text: String) -> String {
         let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
         let bytes = Array(text.utf8)[...]
-        if contains(xmpmetaBytes, in: bytes) || contains(xpacketBytes, in: bytes) {
+        if ByteSearch.contains(xmpmetaBytes, in: bytes) || ByteSearch.contains(xpacketBytes, in: bytes) {
             return "an XMP sidecar (metadata, read for dates by its photo)"
         }
         if start.hasPrefix("{") || start.hasPrefix("[") { return "JSON text" }
