@@ -49,17 +49,7 @@ enum JPEGResampledDecode {
             try icc.build()
             image = try ImageDecoder.eightBitDisplayColour(try icc.outputImage())
         }
-        if header.orientation != 1 {
-            let rotate = try VipsOperationCall("copy")
-            try rotate.set("in", .image(image))
-            try rotate.build()
-            let tagged = try rotate.outputImage()
-            vips_image_set_int(tagged.pointer, VIPS_META_ORIENTATION, Int32(header.orientation))
-            let autorot = try VipsOperationCall("autorot")
-            try autorot.set("in", .image(tagged))
-            try autorot.build()
-            image = try autorot.outputImage()
-        }
+        if header.orientation != 1 { image = try ImageDecoder.oriented(image, header.orientation) }
         let memory = image.pointer.pointee.data != nil && image.pointer.pointee.dtype == VIPS_IMAGE_SETBUF
             ? image : try image.materialised()
         for field in memory.fieldNames where !ImageDecoder.coreFields.contains(field) {
