@@ -6,7 +6,8 @@ import JournalMediaCore
 /// handler that sets the image's kill flag as soon as the guard says stop. libvips checks
 /// that flag between tiles, so the computation in flight (a decode into memory, a save)
 /// fails with "killed" within one tile's work; the pipeline then reports the guard's typed
-/// error (`cancelled` or `timeout`) rather than libvips' message.
+/// error (`cancelled` or `timeout`, with how far the computation had got) rather than
+/// libvips' message.
 ///
 /// This is the one libvips interruption mechanism for both uses (a caller's cancellation
 /// and a per-decode deadline). Runs before each libvips computation the toolkit starts
@@ -22,9 +23,11 @@ package enum VipsInterrupt {
         if let reason = current.stopReason { throw VipsError(message: Self.message(reason)) }
         vips_image_set_progress(image.pointer, 1)
         let retained = Unmanaged.passRetained(current).toOpaque()
-        _ = jm_connect_eval(image.pointer, { image, _, data in
+        _ = jm_connect_eval(image.pointer, { image, progress, data in
             guard let image, let data else { return }
-            if Unmanaged<DecodeGuard>.fromOpaque(data).takeUnretainedValue().shouldStop {
+            let watching = Unmanaged<DecodeGuard>.fromOpaque(data).takeUnretainedValue()
+            if watching.shouldStop {
+                watching.noteComputationStopped(atPercent: Int(progress?.pointee.percent ?? 0))
                 vips_image_set_kill(image, 1)
             }
         }, retained, { data, _ in

@@ -164,6 +164,52 @@ import Testing
         #expect(latency < max(2.0, full * 1.5), "returned \(latency) s after cancel, \(wait) s into a run that took \(full) s")
     }
 
+    /// A decode waiting for the whole-image gate (another asset's large AVIF or JPEG XL holds
+    /// it exclusively) ends when its caller cancels, rather than waiting for the other decode:
+    /// a server request whose client has gone must not sit in that queue.
+    @Test func aCancelEndsTheWaitForTheWholeImageGate() async throws {
+        #expect(WholeImageDecodeGate.enter(exclusive: true) == nil)
+        // Give the gate back after 20 s at the latest, so a wait that ignores the cancel
+        // fails this test rather than hanging the suite.
+        let release = OnceRelease()
+        Thread.detachNewThread {
+            usleep(20_000_000)
+            release.run()
+        }
+        defer { release.run() }
+        let processor = AssetProcessor(options: ProcessingOptions(timeoutSeconds: Self.noDeadline, analyzeColors: false),
+                                       executor: AssetExecutor(maxConcurrentAssets: 1))
+        let bytes = try Array(Data(contentsOf: TestSupport.sample("cmyk.jpg")))
+        let task = Task { await processor.process(data: bytes, filename: "cmyk.jpg") }
+        while processor.executor.counters.running == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let start = DecodeGuard.monotonicNow()
+        task.cancel()
+        let result = await task.value
+        let waited = Self.seconds(since: start)
+        let gateWasHeld = !release.done
+        release.run()
+        #expect(gateWasHeld, "the cancelled decode waited until the gate was given back")
+        #expect(result.error?.reason == .cancelled)
+        #expect(result.error?.stage == .decode)
+        #expect(result.renditions.isEmpty)
+        print("gate wait: returned \(String(format: "%.1f", waited * 1000)) ms after cancel")
+    }
+
+    /// Gives the test's exclusive hold on the gate back, once.
+    final class OnceRelease: @unchecked Sendable {
+        private let lock = NSLock()
+        private var released = false
+        var done: Bool { lock.withLock { released } }
+        func run() {
+            let first = lock.withLock { () -> Bool in
+                defer { released = true }
+                return !released
+            }
+            if first { WholeImageDecodeGate.leave(exclusive: true) }
+        }
+    }
+
     @Test func aTaskCancelledBeforeItStartsNeverReads() async throws {
         let processor = AssetProcessor()
         let task = Task {
@@ -187,6 +233,9 @@ import Testing
         let error = try #require(result.error)
         #expect(error.reason == .timeout)
         #expect(error.message.contains("deadline of 0.15 s"))
+        // Stopped inside libvips' computation, not at a stage boundary after it: the message
+        // says how far it had got.
+        #expect(error.message.contains("% into"), "\(error.message) at \(error.stage)")
         #expect(elapsed < 3.0, "152 ms measured alone")
     }
 

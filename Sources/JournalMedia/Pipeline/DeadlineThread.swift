@@ -13,8 +13,12 @@ import JournalMediaCore
 /// core until the library returns.
 ///
 /// Used by `StillDecoding` for every still decode. Costs one thread start (tens of
-/// microseconds) per decode, and a wake-up every 50 ms while waiting.
+/// microseconds) per decode, a wake-up every 50 ms while waiting, and after a stop up to
+/// `stopGraceSeconds` more for a decoder that does not stop at once.
 enum DeadlineThread {
+    /// How long a stopped caller still waits for the work to return (seconds).
+    static let stopGraceSeconds = 0.25
+
     /// What became of the work: its outcome, or why the caller stopped waiting.
     enum Outcome<T> {
         case finished(T)
@@ -32,7 +36,14 @@ enum DeadlineThread {
         while !box.wait(seconds: 0.05) {
             // No cancel() needed: the guard already says stop (its deadline or its parent), which
             // the thread's computation sees at its next tile. The reason is read here, once.
-            if let reason = stop.stopReason { return .stopped(reason) }
+            if let reason = stop.stopReason {
+                // A libvips computation sees the stop at its next tile and returns: give it a
+                // moment, so its memory and the decode gate are free before the caller moves
+                // on and the error can say how far it got. A decoder that cannot be stopped
+                // (librsvg, libheif) is left to finish on its own after this grace.
+                _ = box.wait(seconds: stopGraceSeconds)
+                return .stopped(reason)
+            }
         }
         guard let value = box.take() else { return .stopped(stop.stopReason ?? .cancelled) }
         return .finished(value)

@@ -16,7 +16,7 @@ import JournalMediaImaging
 /// as before. A batch's peak is then about one such decode on its own, or `jobs` ordinary ones.
 ///
 /// Used by `StillDecoding` before its deadline starts (waiting does not count against
-/// `--timeout`); the gate is given back when the decode's thread finishes, also when the
+/// `--timeout`, but the caller's cancellation or request deadline ends the wait); the gate is given back when the decode's thread finishes, also when the
 /// caller stopped waiting for it, so an abandoned decode still counts. Costs a lock round
 /// trip per decode; a heavy decode pauses the other jobs' decodes for its duration.
 enum WholeImageDecodeGate {
@@ -39,20 +39,38 @@ enum WholeImageDecodeGate {
     }
 
     /// Takes the gate: exclusively for a whole-image decode (after the decodes in progress),
-    /// shared otherwise (after a whole-image decode in progress or waiting).
-    static func enter(exclusive: Bool) {
+    /// shared otherwise (after a whole-image decode in progress or waiting). Returns nil with
+    /// the gate taken, or, without taking it, the reason `stop` (the caller's guard: its
+    /// cancellation, a request's deadline) gave while it waited: a cancelled request does not
+    /// sit behind another asset's decode. Waiting wakes every 50 ms to ask the guard.
+    static func enter(exclusive: Bool, unless stop: DecodeGuard? = nil) -> StopReason? {
         condition.lock()
+        defer { condition.unlock() }
+        func mustWait() -> Bool {
+            exclusive ? (exclusiveHeld || sharedHolders > 0) : (exclusiveHeld || exclusiveWaiting > 0)
+        }
+        if exclusive { exclusiveWaiting += 1 }
+        while mustWait() {
+            if let reason = stop?.stopReason {
+                if exclusive {
+                    exclusiveWaiting -= 1
+                    // Shared waiters held back by this one may go now.
+                    condition.broadcast()
+                }
+                return reason
+            }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: stop == nil ? 3600 : 0.05))
+        }
         if exclusive {
-            exclusiveWaiting += 1
-            while exclusiveHeld || sharedHolders > 0 { condition.wait() }
             exclusiveWaiting -= 1
             exclusiveHeld = true
+            condition.unlock()
+            releaseFreeMemory()
+            condition.lock()
         } else {
-            while exclusiveHeld || exclusiveWaiting > 0 { condition.wait() }
             sharedHolders += 1
         }
-        condition.unlock()
-        if exclusive { releaseFreeMemory() }
+        return nil
     }
 
     /// Gives the gate back.

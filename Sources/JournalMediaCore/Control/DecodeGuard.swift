@@ -22,6 +22,8 @@ public enum StopReason: String, Sendable, Equatable {
 /// clock read; `current` is one thread-specific-data lookup.
 public final class DecodeGuard: Sendable {
     private let cancelledFlag = Atomic<Bool>(false)
+    /// libvips' progress (percent) of the computation this guard stopped, -1 when none was.
+    private let stoppedPercent = Atomic<Int>(-1)
     /// Monotonic nanoseconds after which `stopReason` is `.deadline`; nil: no deadline.
     private let expiry: UInt64?
     /// The deadline as given, for messages.
@@ -57,14 +59,32 @@ public final class DecodeGuard: Sendable {
 
     public var shouldStop: Bool { stopReason != nil }
 
+    /// Records that a computation in flight was stopped by this guard `percent` % of the
+    /// way through (libvips' own progress count, at the tile where it saw the kill flag).
+    /// Called from the imaging layer's eval callback; the first stop is kept, here and in
+    /// the enclosing guards (whose error is the one the caller sees).
+    public func noteComputationStopped(atPercent percent: Int) {
+        _ = stoppedPercent.compareExchange(expected: -1, desired: min(max(percent, 0), 100), ordering: .relaxed)
+        parent?.noteComputationStopped(atPercent: percent)
+    }
+
+    /// How far the computation this guard stopped had got (percent), or nil when the stop
+    /// came at a stage boundary rather than inside a computation. Part of the error message,
+    /// so a timeout says how much of the decode was left.
+    public var computationStoppedAt: Int? {
+        let value = stoppedPercent.load(ordering: .relaxed)
+        return value < 0 ? nil : value
+    }
+
     /// The typed error for a stop in `stage` of `file`: reason `cancelled` or `timeout`.
     public func error(file: String, stage: ProcessingStage, reason: StopReason) -> AssetError {
+        let progress = computationStoppedAt.map { ", stopped \($0) % into a computation" } ?? ""
         switch reason {
         case .cancelled:
-            return AssetError(file: file, stage: stage, reason: .cancelled, message: "cancelled")
+            return AssetError(file: file, stage: stage, reason: .cancelled, message: "cancelled\(progress)")
         case .deadline:
             let limit = deadlineSeconds.map { " of \(Self.format($0)) s" } ?? ""
-            return AssetError(file: file, stage: stage, reason: .timeout, message: "ran past its deadline\(limit)")
+            return AssetError(file: file, stage: stage, reason: .timeout, message: "ran past its deadline\(limit)\(progress)")
         }
     }
 

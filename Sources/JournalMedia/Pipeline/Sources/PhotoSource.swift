@@ -94,20 +94,28 @@ enum StillDecoding {
         let upscale = format.isVector
         let box = plan.box(width: header.displayWidth, height: header.displayHeight, upscale: upscale)
         let wholeImage = WholeImageDecodeGate.isWholeImage(header)
-        WholeImageDecodeGate.enter(exclusive: wholeImage)
+        if let reason = WholeImageDecodeGate.enter(exclusive: wholeImage, unless: DecodeGuard.current),
+           let outer = DecodeGuard.current {
+            throw outer.error(file: name, stage: .decode, reason: reason)
+        }
         // One guard for this decode: its own deadline, and the caller's guard (cancellation,
         // a request's deadline) as its parent.
         let stop = DecodeGuard(deadlineSeconds: plan.timeoutSeconds, parent: DecodeGuard.current)
         func stopped(_ reason: StopReason) -> AssetError {
-            if reason == .cancelled, let outer = DecodeGuard.current?.stopReason {
-                return DecodeGuard.current?.error(file: name, stage: .decode, reason: outer)
-                    ?? fail(.decode, .cancelled, "cancelled")
+            // How far libvips had got when the guard stopped it, when it stopped inside a
+            // computation (not when the waiting side gave up first).
+            let progress = stop.computationStoppedAt.map { ", stopped \($0) % into the decode" } ?? ""
+            // The caller's stop (its cancellation, a request's deadline) in its own words.
+            if let outer = DecodeGuard.current, let outerReason = outer.stopReason {
+                var error = outer.error(file: name, stage: .decode, reason: outerReason)
+                error.message += progress
+                return error
             }
             let limit = String(format: "%g", plan.timeoutSeconds)
             return reason == .cancelled
-                ? fail(.decode, .cancelled, "cancelled")
+                ? fail(.decode, .cancelled, "cancelled\(progress)")
                 : fail(.decode, .timeout, "decoding the \(format.rawValue.uppercased()) took longer than the "
-                       + "\(limit) s limit (--timeout)")
+                       + "\(limit) s limit (--timeout)\(progress)")
         }
         let outcome = DeadlineThread.run(under: stop) { () -> Result<LenientDecode, VipsError> in
             defer { WholeImageDecodeGate.leave(exclusive: wholeImage) }
