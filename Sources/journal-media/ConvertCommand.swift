@@ -48,8 +48,8 @@ struct ConvertCommand: AsyncParsableCommand {
             entry's "warnings"; a JPEG whose data ends early (pixels missing) fails as truncated.
 
             OUTPUT/manifest.json lists every asset (schema in the README). A re-run reuses \
-            the entries whose input (size, modification time, SHA-256) and preset did not \
-            change; --force redoes all. Files are written under a temporary name and renamed \
+            the entries whose input (size, modification time, SHA-256), preset and \
+            notification settings did not change; --force redoes all. Files are written under a temporary name and renamed \
             into place, so an interrupted run never leaves a partial file; finished entries \
             go to OUTPUT/.manifest.journal.jsonl as they finish, so the next run reuses them \
             and completes the batch.

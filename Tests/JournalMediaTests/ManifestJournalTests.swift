@@ -61,7 +61,8 @@ import Testing
         let lines = journalLines(output)
         #expect(lines.count >= 4 && lines.count < 31)
         let header = try JSONDecoder().decode(ManifestJournal.Header.self, from: Data(lines[0].utf8))
-        #expect(header == ManifestJournal.Header(journal: 1, preset: Defaults.renditions))
+        #expect(header == ManifestJournal.Header(journal: 1, preset: Defaults.renditions,
+                                                  settings: ProcessingOptions().outputSettings))
         let finished = Set(try lines.dropFirst().map { try JSONDecoder().decode(ManifestEntry.self, from: Data($0.utf8)).source })
         // A crash could cut a line short: it is skipped, and the next line starts cleanly.
         let handle = try FileHandle(forWritingTo: output.appendingPathComponent(ManifestJournal.fileName))
@@ -90,13 +91,16 @@ import Testing
         _ = try await Batch(inputs: [input], output: output, jobs: 2).run()
         // Leave a journal as a killed run would: the finished manifest's entries, as lines.
         let earlier = try TestSupport.manifest(in: output)
-        let journal = try ManifestJournal.open(in: output, preset: Defaults.renditions, continuing: false)
+        let defaults = ProcessingOptions().outputSettings
+        let journal = try ManifestJournal.open(in: output, preset: Defaults.renditions, settings: defaults, continuing: false)
         for entry in earlier.assets { journal.append(entry) }
         try FileManager.default.removeItem(at: output.appendingPathComponent("manifest.json"))
-        #expect(ManifestJournal.replay(in: output, preset: Defaults.renditions)?.count == 2)
+        #expect(ManifestJournal.replay(in: output, preset: Defaults.renditions, settings: defaults)?.count == 2)
+        #expect(ManifestJournal.replay(in: output, preset: Defaults.renditions,
+                                       settings: OutputSettings(colors: false)) == nil, "other settings")
 
         let other = [RenditionSpec(role: "small", format: .png, width: 64)]
-        #expect(ManifestJournal.replay(in: output, preset: other) == nil)
+        #expect(ManifestJournal.replay(in: output, preset: other, settings: defaults) == nil)
         let redone = try await Batch(inputs: [input], output: output, options: ProcessingOptions(renditions: other), jobs: 2).run()
         #expect(redone.summary.skipped == 0 && redone.summary.processed == 2)
         let same = try await Batch(inputs: [input], output: output, options: ProcessingOptions(renditions: other), jobs: 2).run()
@@ -129,5 +133,44 @@ import Testing
         #expect(run.status == 0, "\(run.stderr.prefix(500))")
         let manifest = try TestSupport.manifest(in: output)
         #expect(manifest.assets.count == 300 && manifest.summary.succeeded == 300)
+    }
+    /// Options other than the preset that change entries (colours, notification audio and
+    /// clip length) are recorded in the manifest, and a re-run with other ones redoes the
+    /// entries instead of reusing what the old settings made.
+    @Test func aReRunWithOtherSettingsRedoesTheEntries() async throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try TestSupport.copySamples(["cmyk.jpg", "audio-cover.aiff"], to: input)
+        let output = root.appendingPathComponent("out")
+        let specs = Defaults.renditions + [Defaults.notificationRendition]
+        func run(colors: Bool, audio: Bool) async throws -> Manifest {
+            try await Batch(inputs: [input], output: output,
+                            options: ProcessingOptions(renditions: specs, analyzeColors: colors, notificationAudio: audio),
+                            jobs: 2).run()
+        }
+        let plain = try await run(colors: false, audio: false)
+        #expect(plain.summary.processed == 2)
+        #expect(plain.assets.allSatisfy { $0.colors == nil })
+        #expect(plain.settings == OutputSettings(colors: false, notificationClipSeconds: Defaults.notificationClipSeconds,
+                                                 notificationAudio: false))
+        let written = try TestSupport.manifest(in: output)
+        #expect(written.settings == plain.settings, "the settings are in manifest.json")
+
+        let withColours = try await run(colors: true, audio: false)
+        #expect(withColours.summary.skipped == 0, "colours were not computed before: nothing to reuse")
+        #expect(withColours.assets.filter { $0.colors != nil }.count == 2)
+        let withAudio = try await run(colors: true, audio: true)
+        #expect(withAudio.summary.skipped == 0)
+        let audio = try #require(withAudio.assets.first { $0.source == "audio-cover.aiff" })
+        #expect(audio.renditions.contains { $0.role == AssetProcessor.notificationAudioRole }, "\(audio.renditions.map(\.role))")
+        let again = try await run(colors: true, audio: true)
+        #expect(again.summary.skipped == 2, "same preset and settings: reused")
+
+        // A manifest from before the field existed reads as made with the defaults.
+        var old = try TestSupport.manifest(in: output)
+        old.settings = nil
+        #expect(old.effectiveSettings == ProcessingOptions(renditions: specs).outputSettings)
     }
 }

@@ -76,5 +76,12 @@ import Testing
                              assets: [AssetResult(source: "b.jpg")], summary: ManifestSummary())
         #expect(throws: Manifest.MergeError.self) { try Manifest.merge([one, other]) }
         #expect(throws: Manifest.MergeError.self) { try Manifest.merge([]) }
+        // Same preset, other settings (one run without colours): not one run's entries.
+        let plain = Manifest(generator: "g", preset: Defaults.renditions, settings: OutputSettings(colors: false),
+                             assets: [AssetResult(source: "c.jpg")], summary: ManifestSummary())
+        #expect(throws: Manifest.MergeError.self) { try Manifest.merge([one, plain]) }
+        let defaults = Manifest(generator: "g", preset: Defaults.renditions, settings: ProcessingOptions().outputSettings,
+                                assets: [AssetResult(source: "d.jpg")], summary: ManifestSummary())
+        #expect(try Manifest.merge([one, defaults]).assets.count == 2, "no settings reads as the defaults")
     }
 }

@@ -45,7 +45,7 @@ public final class BatchStopRequest: Sendable {
 /// Converts many assets into renditions under one output folder and writes `manifest.json`.
 ///
 /// `run()` scans the inputs, reuses the entries of an earlier manifest whose input (size,
-/// modification time, SHA-256) and preset are unchanged, processes the rest `jobs` at a
+/// modification time, SHA-256), preset and `OutputSettings` are unchanged, processes the rest `jobs` at a
 /// time with `AssetProcessor`, writes every rendition atomically, appends each finished
 /// entry to a journal beside the manifest (`ManifestJournal`) so a killed run resumes where
 /// it stopped, and writes the final manifest once at the end. One asset's failure is recorded in its entry and never stops the batch.
@@ -166,17 +166,19 @@ public struct Batch: Sendable {
         if let data = try? Data(contentsOf: manifestURL), let manifest = try? Manifest.decode(data),
            manifest.schemaVersion == Manifest.currentSchemaVersion {
             for entry in manifest.assets { earlierRenditions.formUnion(entry.renditions.compactMap(\.path)) }
-            if !force, manifest.preset == options.renditions {
+            if !force, manifest.preset == options.renditions, manifest.effectiveSettings == options.outputSettings {
                 for entry in manifest.assets { previous[entry.source] = entry }
             }
         }
         // Entries an interrupted run finished after its last manifest: later lines win.
-        let replayed = force ? nil : ManifestJournal.replay(in: output, name: journalName, preset: options.renditions)
+        let replayed = force ? nil : ManifestJournal.replay(in: output, name: journalName, preset: options.renditions,
+                                                                settings: options.outputSettings)
         for entry in replayed ?? [] { previous[entry.source] = entry }
         for entry in replayed ?? [] { earlierRenditions.formUnion(entry.renditions.compactMap(\.path)) }
         let journal: ManifestJournal
         do {
             journal = try ManifestJournal.open(in: output, name: journalName, preset: options.renditions,
+                                               settings: options.outputSettings,
                                                continuing: replayed != nil)
         } catch {
             throw BatchError.cannotWriteManifest(output.appendingPathComponent(journalName).path,
@@ -347,7 +349,7 @@ public struct Batch: Sendable {
             elapsedSeconds: (progress.elapsedSeconds * 1000).rounded() / 1000,
             assetsPerSecond: progress.elapsedSeconds > 0
                 ? (Double(processed) / progress.elapsedSeconds * 100).rounded() / 100 : 0)
-        return Manifest(generator: Version.generator, preset: options.renditions, assets: [],
+        return Manifest(generator: Version.generator, preset: options.renditions, settings: options.outputSettings, assets: [],
                         ignored: ignored, summary: summary)
     }
 

@@ -60,7 +60,7 @@ extension Manifest {
 
     /// Joins the manifests of a sharded run (`convert --shard`) into the one a single run
     /// would have written: assets in source order, summary recomputed (elapsed = the longest
-    /// part). The parts must share schema version and preset, and no source may appear twice.
+    /// part). The parts must share schema version, preset and settings, and no source may appear twice.
     public static func merge(_ parts: [Manifest]) throws(MergeError) -> Manifest {
         guard let first = parts.first else { throw MergeError(description: "no manifest to merge") }
         var seen: Set<String> = []
@@ -71,6 +71,9 @@ extension Manifest {
             }
             guard part.preset == first.preset else {
                 throw MergeError(description: "part \(number + 1) was made with another preset")
+            }
+            guard part.effectiveSettings == first.effectiveSettings else {
+                throw MergeError(description: "part \(number + 1) was made with other settings (colours or notification clips)")
             }
             for entry in part.assets {
                 guard seen.insert(entry.source).inserted else {
@@ -87,6 +90,7 @@ extension Manifest {
             assets: assets.count, succeeded: assets.count - failed, failed: failed, processed: processed,
             skipped: parts.reduce(0) { $0 + $1.summary.skipped }, elapsedSeconds: elapsed,
             assetsPerSecond: elapsed > 0 ? (Double(processed) / elapsed * 100).rounded() / 100 : 0)
-        return Manifest(generator: first.generator, preset: first.preset, assets: assets, summary: summary)
+        return Manifest(generator: first.generator, preset: first.preset, settings: first.settings, assets: assets,
+                        summary: summary)
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import JournalMediaCore
 
 /// The append-only journal a running batch keeps beside `manifest.json`
-/// (`DIR/.manifest.journal.jsonl`): a header line naming the preset, then one compact JSON
+/// (`DIR/.manifest.journal.jsonl`): a header line naming the preset and settings, then one compact JSON
 /// line per finished entry, in completion order. It is what lets a killed run resume: the
 /// next run reads `manifest.json`, replays the journal over it (a later line for the same
 /// source wins) and reuses every entry whose input is unchanged.
@@ -17,10 +17,17 @@ final class ManifestJournal {
     static let fileName = ".manifest.journal.jsonl"
     static let formatVersion = 1
 
-    /// The first line: which journal format and which rendition specs its entries were made with.
+    /// The first line: which journal format, rendition specs and other settings its entries
+    /// were made with (a header without settings is read as the preset's defaults).
     struct Header: Codable, Equatable {
         var journal: Int
         var preset: [RenditionSpec]
+        var settings: OutputSettings?
+
+        func matches(preset: [RenditionSpec], settings wanted: OutputSettings) -> Bool {
+            journal == ManifestJournal.formatVersion && self.preset == preset
+                && (settings ?? OutputSettings.defaults(for: preset)) == wanted
+        }
     }
 
     private let descriptor: Int32
@@ -38,11 +45,11 @@ final class ManifestJournal {
 
     deinit { close(descriptor) }
 
-    /// The entries an interrupted run recorded with the same preset, in the order written;
-    /// nil when there is no journal or it belongs to other rendition specs. A line that does
+    /// The entries an interrupted run recorded with the same preset and settings, in the
+    /// order written; nil when there is no journal or it belongs to other ones. A line that does
     /// not decode (cut short by a crash) is skipped. Reads the file in 1 MiB pieces.
     static func replay(in folder: URL, name fileName: String = ManifestJournal.fileName,
-                       preset: [RenditionSpec]) -> [ManifestEntry]? {
+                       preset: [RenditionSpec], settings: OutputSettings) -> [ManifestEntry]? {
         guard let handle = FileHandle(forReadingAtPath: folder.appendingPathComponent(fileName).path) else { return nil }
         defer { try? handle.close() }
         let decoder = JSONDecoder()
@@ -53,7 +60,7 @@ final class ManifestJournal {
             guard !line.isEmpty else { return true }
             guard header != nil else {
                 header = try? decoder.decode(Header.self, from: line)
-                return header == Header(journal: formatVersion, preset: preset)
+                return header?.matches(preset: preset, settings: settings) == true
             }
             if let entry = try? decoder.decode(ManifestEntry.self, from: line) { entries.append(entry) }
             return true
@@ -74,10 +81,10 @@ final class ManifestJournal {
     /// Opens the journal for appending. `continuing`: keep the lines already there (they were
     /// replayed); otherwise start a new journal with a header for `preset`.
     static func open(in folder: URL, name fileName: String = ManifestJournal.fileName, preset: [RenditionSpec],
-                     continuing: Bool) throws -> ManifestJournal {
+                     settings: OutputSettings, continuing: Bool) throws -> ManifestJournal {
         let url = folder.appendingPathComponent(fileName)
         if !continuing {
-            var header = try JSONEncoder().encode(Header(journal: formatVersion, preset: preset))
+            var header = try JSONEncoder().encode(Header(journal: formatVersion, preset: preset, settings: settings))
             header.append(0x0A)
             try AtomicFile.write(header, to: url)
         }

@@ -39,6 +39,15 @@ public struct ProcessingOptions: Sendable, Equatable {
         self.notificationAudio = notificationAudio
     }
 
+    /// The options besides the renditions that change what an entry holds, as a manifest
+    /// records them (what a re-run compares before reusing an entry).
+    public var outputSettings: OutputSettings {
+        let notification = notificationSpec != nil
+        return OutputSettings(colors: analyzeColors,
+                              notificationClipSeconds: notification ? notificationClipSeconds : nil,
+                              notificationAudio: notification && notificationAudio)
+    }
+
     /// The `notification` spec among the renditions, if any.
     public var notificationSpec: RenditionSpec? { renditions.first(where: \.isNotification) }
 }

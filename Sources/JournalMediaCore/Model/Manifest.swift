@@ -10,31 +10,39 @@ public struct Manifest: Codable, Sendable {
     public var generator: String
     /// The rendition specs every asset was processed with; a re-run with other specs redoes all.
     public var preset: [RenditionSpec]
+    /// The other options that shaped the entries (added in schema 1 without a version
+    /// change: a manifest without it was made with `OutputSettings.defaults(for: preset)`).
+    public var settings: OutputSettings?
     public var assets: [ManifestEntry]
     /// What the input folders held that was not converted, with why (added in schema 1
     /// without a version change: readers of older manifests see an empty list).
     public var ignored: [IgnoredInput]
     public var summary: ManifestSummary
 
-    public init(generator: String, preset: [RenditionSpec], assets: [ManifestEntry],
+    public init(generator: String, preset: [RenditionSpec], settings: OutputSettings? = nil, assets: [ManifestEntry],
                 ignored: [IgnoredInput] = [], summary: ManifestSummary) {
         self.schemaVersion = Manifest.currentSchemaVersion
         self.generator = generator
         self.preset = preset
+        self.settings = settings
         self.assets = assets
         self.ignored = ignored
         self.summary = summary
     }
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, generator, preset, assets, ignored, summary
+        case schemaVersion, generator, preset, settings, assets, ignored, summary
     }
+
+    /// The settings the entries were made with, the defaults for a manifest that predates the field.
+    public var effectiveSettings: OutputSettings { settings ?? OutputSettings.defaults(for: preset) }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
         generator = try container.decode(String.self, forKey: .generator)
         preset = try container.decode([RenditionSpec].self, forKey: .preset)
+        settings = try container.decodeIfPresent(OutputSettings.self, forKey: .settings)
         assets = try container.decode([ManifestEntry].self, forKey: .assets)
         ignored = try container.decodeIfPresent([IgnoredInput].self, forKey: .ignored) ?? []
         summary = try container.decode(ManifestSummary.self, forKey: .summary)
