@@ -124,16 +124,7 @@ struct SuggestionRoutes: Sendable {
                      output: URL) async throws(ProblemResponse) -> SuggestionOutput {
         let stop = DecodeGuard(deadlineSeconds: configuration.deadlineSeconds * Double(max(1, bundle.suggestion.items.count)))
         let processor = SuggestionProcessor(options: options)
-        let outcome: Result<SuggestionOutput, AssetExecutor.Refusal> = await withTaskCancellationHandler {
-            do throws(AssetExecutor.Refusal) {
-                return .success(try await executor.run { stop.install { processor.process(bundle, folder: input, output: output) } })
-            } catch {
-                return .failure(error)
-            }
-        } onCancel: {
-            stop.cancel()
-        }
-        switch outcome {
+        switch await executor.run(under: stop, { processor.process(bundle, folder: input, output: output) }) {
         case .failure(let refusal):
             let error = refusal == .queueFull
                 ? AssetError(file: bundle.bundleId, stage: .read, reason: .busy, message: "too many requests waiting; try again later")

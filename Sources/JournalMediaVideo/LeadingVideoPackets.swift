@@ -35,8 +35,7 @@ enum LeadingVideoPackets {
             guard h264.contains(p.stream_index), let data = p.data, p.size > 0 else { continue }
             kept.append(Array(UnsafeBufferPointer(start: data, count: min(Int(p.size), bytesPerPacket))))
         }
-        // Back to the first byte (MPEG-TS has no index; a byte seek is exact and cheap).
-        _ = av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE)
+        _ = MediaFile.seekToFirstByte(context)
         return kept
     }
 }

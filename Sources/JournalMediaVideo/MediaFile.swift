@@ -188,6 +188,13 @@ package final class MediaFile {
     /// demuxer is put back at the file's start afterwards.
     package func leadingVideoPackets() -> [[UInt8]] { LeadingVideoPackets.read(context) }
 
+    /// Puts the demuxer back at the file's first byte: how an MPEG-TS (no index, so a
+    /// timestamp seek can land anywhere) is rewound, exactly and cheaply. False when the
+    /// seek fails.
+    static func seekToFirstByte(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        av_seek_frame(context, -1, 0, AVSEEK_FLAG_BYTE) >= 0
+    }
+
     /// Container duration in seconds, else the longest stream's; nil when unknown.
     package var durationSeconds: Double? {
         let duration = context.pointee.duration

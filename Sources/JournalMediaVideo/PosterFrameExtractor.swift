@@ -197,7 +197,7 @@ package struct PosterFrameExtractor {
     /// Puts the demuxer back at the stream's first packet: a byte seek to 0 for MPEG-TS (no
     /// index; exact and cheap), else a seek to the stream's start time. False when it cannot.
     private func rewindToStart() -> Bool {
-        if media.demuxerName == "mpegts" { return av_seek_frame(media.context, -1, 0, AVSEEK_FLAG_BYTE) >= 0 }
+        if media.demuxerName == "mpegts" { return MediaFile.seekToFirstByte(media.context) }
         let start = stream.pointee.start_time == LibavRuntime.noTimestamp ? 0 : stream.pointee.start_time
         return av_seek_frame(media.context, stream.pointee.index, start, AVSEEK_FLAG_BACKWARD) >= 0
     }

@@ -93,6 +93,22 @@ public final class AssetExecutor: Sendable {
         }
     }
 
+    /// `run(_:)` with `stop` installed as the work thread's `DecodeGuard`, tripped when the
+    /// calling task is cancelled (while waiting or running): the wrapper every caller that
+    /// processes an asset or a bundle uses. The refusal comes back as a value, not thrown.
+    public func run<T: Sendable>(under stop: DecodeGuard,
+                                 _ work: @escaping @Sendable () -> T) async -> Result<T, Refusal> {
+        await withTaskCancellationHandler {
+            do throws(Refusal) {
+                return .success(try await run { stop.install { work() } })
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            stop.cancel()
+        }
+    }
+
     private enum Admission { case run, wait, refuse, cancelled }
 
     private func acquire() async throws(Refusal) {

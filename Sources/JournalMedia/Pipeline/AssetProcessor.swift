@@ -57,16 +57,7 @@ public struct AssetProcessor: Sendable {
     private func guarded(name: String, deadlineSeconds: Double? = nil,
                          _ work: @escaping @Sendable () -> AssetResult) async -> AssetResult {
         let stop = DecodeGuard(deadlineSeconds: deadlineSeconds)
-        let outcome: Result<AssetResult, AssetExecutor.Refusal> = await withTaskCancellationHandler {
-            do throws(AssetExecutor.Refusal) {
-                return .success(try await executor.run { stop.install { work() } })
-            } catch {
-                return .failure(error)
-            }
-        } onCancel: {
-            stop.cancel()
-        }
-        switch outcome {
+        switch await executor.run(under: stop, work) {
         case .success(let result):
             return result
         case .failure(let refusal):
