@@ -11,7 +11,10 @@ import JournalMediaCore
 /// buffer (no copy). Declines (nil) what it does not handle, which the caller leaves to
 /// libvips: images not in memory, other band formats, more than 4 bands, and any enlargement.
 package enum InMemoryResize {
-    package static func resized(_ image: VipsImageHandle, width: Int, height: Int) throws(VipsError) -> VipsImageHandle? {
+    /// `extent`: the size of the picture `image` shows, in its pixels, when that is not its
+    /// exact size (a DCT-scaled JPEG decode; see `SeparableResampler.realTaps`).
+    package static func resized(_ image: VipsImageHandle, width: Int, height: Int,
+                                extent: (width: Double, height: Double)? = nil) throws(VipsError) -> VipsImageHandle? {
         let bands = image.bands
         guard image.format == VIPS_FORMAT_UCHAR, (1...4).contains(bands), image.pointer.pointee.Coding == VIPS_CODING_NONE,
               width >= 1, height >= 1, width <= image.width, height <= image.height,
@@ -25,7 +28,7 @@ package enum InMemoryResize {
             throw VipsError(message: "the new \(width)×\(height) memory image has no buffer")
         }
         SeparableResampler.resize(UnsafePointer(data), width: image.width, height: image.height, bands: bands,
-                                  outWidth: width, outHeight: height, into: target)
+                                  outWidth: width, outHeight: height, extent: extent, into: target)
         return output
     }
 }

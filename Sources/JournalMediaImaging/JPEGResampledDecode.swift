@@ -35,7 +35,10 @@ enum JPEGResampledDecode {
         let targetWidth = min(shownWidth, max(1, Int((Double(header.displayWidth) * scale).rounded())))
         let targetHeight = min(shownHeight, max(1, Int((Double(header.displayHeight) * scale).rounded())))
         let stored = swapped ? (targetHeight, targetWidth) : (targetWidth, targetHeight)
-        if let resized = try InMemoryResize.resized(image, width: stored.0, height: stored.1) {
+        // The decoded samples show the whole stored picture at 1/shrink: a fraction of a
+        // sample more than the decode holds when a side is not a multiple of the shrink.
+        let extent = (Double(header.storedWidth) / Double(shrink), Double(header.storedHeight) / Double(shrink))
+        if let resized = try InMemoryResize.resized(image, width: stored.0, height: stored.1, extent: extent) {
             image = resized
             if transform { try copyProfile(from: loaded, to: image) }
         }

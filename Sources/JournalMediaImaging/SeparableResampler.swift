@@ -34,9 +34,14 @@ package enum SeparableResampler {
     }
 
     /// The real-valued weights of output position `o`: first source index and weights summing to 1.
-    /// Centres at (o + 0.5) × inSize / outSize, support 3 × inSize / outSize either side.
-    static func realTaps(inSize: Int, outSize: Int, position o: Int) -> (first: Int, weights: [Double]) {
-        let scale = Double(inSize) / Double(outSize)
+    /// Centres at (o + 0.5) × extent / outSize, support 3 × extent / outSize either side, where
+    /// `extent` is the length of the picture the `inSize` samples show (nil: `inSize`). A DCT-
+    /// scaled JPEG decode is shorter than the picture it shows by a fraction of a sample (libvips
+    /// drops the last partial one: 4217 px at 1/2 is 2108 samples of a 2108.5-long picture);
+    /// scaling by `inSize` instead would stretch the result by up to one source pixel across the
+    /// width, a drift that costs fine detail (text) several dB.
+    static func realTaps(inSize: Int, outSize: Int, position o: Int, extent: Double? = nil) -> (first: Int, weights: [Double]) {
+        let scale = (extent ?? Double(inSize)) / Double(outSize)
         let filterScale = max(scale, 1)
         let support = 3 * filterScale
         let centre = (Double(o) + 0.5) * scale
@@ -48,9 +53,10 @@ package enum SeparableResampler {
         return (first, weights)
     }
 
-    /// The fixed-point taps for resampling `inSize` source positions to `outSize` (≤ inSize).
-    static func taps(inSize: Int, outSize: Int) -> Taps {
-        let positions = (0..<outSize).map { realTaps(inSize: inSize, outSize: outSize, position: $0) }
+    /// The fixed-point taps for resampling `inSize` source positions (showing a picture
+    /// `extent` long, see `realTaps`) to `outSize` (≤ inSize).
+    static func taps(inSize: Int, outSize: Int, extent: Double? = nil) -> Taps {
+        let positions = (0..<outSize).map { realTaps(inSize: inSize, outSize: outSize, position: $0, extent: extent) }
         let widest = positions.map(\.weights.count).max() ?? 0
         var taps = Taps()
         taps.stride = (widest + 1) & ~1
@@ -88,14 +94,17 @@ package enum SeparableResampler {
 
     /// Resamples into `output` (`outWidth × outHeight × bands` bytes, rows packed): the same
     /// as `resize(_:width:height:bands:outWidth:outHeight:)` without allocating the output.
+    /// `extent`: the picture's size in source samples when it is not exactly `width × height`
+    /// (a DCT-scaled decode, see `realTaps`); each must be within one sample of its side.
     package static func resize(
         _ source: UnsafePointer<UInt8>, width: Int, height: Int, bands: Int, outWidth: Int, outHeight: Int,
-        into output: UnsafeMutablePointer<UInt8>
+        extent: (width: Double, height: Double)? = nil, into output: UnsafeMutablePointer<UInt8>
     ) {
         precondition((1...4).contains(bands) && outWidth >= 1 && outHeight >= 1
                      && outWidth <= width && outHeight <= height)
-        let vertical = taps(inSize: height, outSize: outHeight)
-        let horizontal = taps(inSize: width, outSize: outWidth)
+        let usable = extent.flatMap { abs($0.width - Double(width)) < 1 && abs($0.height - Double(height)) < 1 ? $0 : nil }
+        let vertical = taps(inSize: height, outSize: outHeight, extent: usable?.height)
+        let horizontal = taps(inSize: width, outSize: outWidth, extent: usable?.width)
         let rowLength = width * bands
         // One row of vertical sums (interleaved as the source), and the same row as 4 lanes per
         // pixel; both with two zero pixels after the row (the kernel reads one past an odd tap

@@ -120,6 +120,66 @@ import Testing
         #expect(similarity > 38, "PSNR against libvips' lanczos3: \(similarity) dB")
     }
 
+    /// PSNR of the columns `columns` of two same-sized 8-bit in-memory images.
+    func psnr(_ a: VipsImageHandle, _ b: VipsImageHandle, columns: Range<Int>) throws -> Double {
+        guard let pa = a.pointer.pointee.data, let pb = b.pointer.pointee.data else {
+            throw VipsError(message: "images not in memory")
+        }
+        var squares = 0.0, count = 0
+        for y in 0..<a.height {
+            for i in (y * a.width + columns.lowerBound) * a.bands..<(y * a.width + columns.upperBound) * a.bands {
+                let d = Double(pa[i]) - Double(pb[i])
+                squares += d * d
+                count += 1
+            }
+        }
+        return squares == 0 ? 99 : 10 * log10(255 * 255 / (squares / Double(count)))
+    }
+
+    /// A JPEG whose sides are not multiples of its DCT shrink (4217 × 2817 at 1/2 decodes to
+    /// 2108 × 1408 samples of a 2108.5 × 1408.5 picture) is resampled as the picture it shows:
+    /// the result matches a full-size decode resampled to the same size as well at the right
+    /// edge as at the left. Scaled by the sample count instead, the output drifted by up to a
+    /// source pixel across the width (corpus japanese-shop.jpg: 33.6 dB against a full-size
+    /// reference, Pillow 37.7; 37.4 after).
+    @Test func aDCTScaledDecodeOfAnOddSizedJPEGDoesNotDrift() throws {
+        let sines = try VipsOperationCall("sines")
+        try sines.set("width", .int(4217))
+        try sines.set("height", .int(2817))
+        try sines.set("hfreq", .double(4217 / 9.0))
+        try sines.set("vfreq", .double(2817 / 11.0))
+        try sines.build()
+        let linear = try VipsOperationCall("linear")
+        try linear.set("in", .image(try sines.outputImage()))
+        try linear.set("a", .doubles([100, 90, 80]))
+        try linear.set("b", .doubles([128, 120, 110]))
+        try linear.set("uchar", .bool(true))
+        try linear.build()
+        let save = try VipsOperationCall("jpegsave_buffer")
+        try save.set("in", .image(try linear.outputImage()))
+        try save.set("Q", .int(95))
+        try save.build()
+        let jpeg = try save.outputBytes()
+        let header = try ImageHeaderReader.read(Data(jpeg), format: .jpeg)
+        #expect(ImageDecoder.jpegShrink(header, width: 1600, height: 1600) == 2, "the DCT-scaled path is the one under test")
+        let decoded = try jpeg.withUnsafeBytes { bytes throws(VipsError) in
+            try ImageDecoder.decode(bytes, header: header, width: 1600, height: 1600, allowUpscale: false).image
+        }
+        #expect(decoded.width == 1600 && decoded.height == 1069)
+        let reference = try jpeg.withUnsafeBytes { bytes throws -> VipsImageHandle in
+            let full = try VipsOperationCall("jpegload_buffer")
+            try full.set("buffer", .borrowedBlob(bytes))
+            try full.build()
+            let whole = try full.outputImage().materialised()
+            return try #require(try InMemoryResize.resized(whole, width: 1600, height: 1069))
+        }
+        let left = try psnr(decoded, reference, columns: 0..<400)
+        let right = try psnr(decoded, reference, columns: 1200..<1600)
+        print("DCT-scaled vs full-size decode, 1600 px: left quarter \(String(format: "%.1f", left)) dB, right quarter \(String(format: "%.1f", right)) dB")
+        #expect(right > left - 3, "the right edge drifted: \(right) dB against \(left) dB at the left")
+        #expect(right > 25)
+    }
+
     /// The analysis pixels' RGB shortcut gives exactly the general box average's cells.
     @Test(arguments: [(400, 600), (97, 61), (1, 1), (399, 3)])
     func opaqueBoxAverageEqualsTheGeneralOne(width: Int, height: Int) throws {
