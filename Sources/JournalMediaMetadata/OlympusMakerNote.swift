@@ -24,22 +24,16 @@ enum OlympusMakerNote {
         } else {
             return nil
         }
-        let order = Array(head[(ifdStart - 4)..<(ifdStart - 2)])
-        guard order == [0x49, 0x49] || order == [0x4D, 0x4D] else { return nil }
-        let little = order[0] == 0x49
+        guard let order = TIFFByteOrder(mark: head[(ifdStart - 4)..<(ifdStart - 2)]) else { return nil }
+        // Offsets count from the note's first byte, and nothing outside it is read.
+        let note = WindowBytes(source, start: start, length: length)
         /// The entries (tag → type, count, 4-byte value) of the IFD at `offset` in the note.
         func entries(at offset: Int) -> [Int: (type: Int, count: Int, value: Int)]? {
-            guard offset >= ifdStart, offset <= length - 2, let countBytes = source.read(start + offset, 2) else { return nil }
-            let count = number(countBytes[...], little)
-            guard count > 0, count <= 512, offset + 2 + count * 12 <= length,
-                  let table = source.read(start + offset + 2, count * 12) else { return nil }
+            guard offset >= ifdStart,
+                  let table = TIFFEntryTable(note, at: offset, order: order, maxEntries: 512, refusingLarger: true),
+                  !table.entries.isEmpty else { return nil }
             var found: [Int: (type: Int, count: Int, value: Int)] = [:]
-            for index in 0..<count {
-                let entry = table[(index * 12)..<(index * 12 + 12)]
-                let tag = number(entry.prefix(2), little)
-                found[tag] = (number(entry.dropFirst(2).prefix(2), little), number(entry.dropFirst(4).prefix(4), little),
-                              number(entry.dropFirst(8).prefix(4), little))
-            }
+            for entry in table.entries { found[entry.tag] = (entry.type, entry.count, order.number(entry.field)) }
             return found
         }
         // CameraSettings: an IFD (type 13) or a LONG/UNDEFINED offset to one.
@@ -51,10 +45,5 @@ enum OlympusMakerNote {
         let absolute = start + offset.value
         guard absolute <= source.size - size.value else { return nil }
         return (absolute, size.value)
-    }
-
-    /// An unsigned number from 2 or 4 bytes in the note's byte order.
-    private static func number(_ bytes: ArraySlice<UInt8>, _ little: Bool) -> Int {
-        (little ? Array(bytes.reversed()) : Array(bytes)).reduce(0) { $0 << 8 | Int($1) }
     }
 }

@@ -56,22 +56,15 @@ package enum RawPreview {
     /// or Sony ARW (IFD0's Make); otherwise still `.tiff`. Costs two reads.
     package static func refinedTIFF(_ source: some ByteSource) -> SourceFormat {
         guard let header = source.read(0, 8), MetadataBlocks.isTIFFHeader(header[...]) else { return .tiff }
-        let little = header[0] == 0x49
-        func number(_ bytes: ArraySlice<UInt8>) -> Int {
-            (little ? Array(bytes.reversed()) : Array(bytes)).reduce(0) { $0 << 8 | Int($1) }
-        }
-        let directory = number(header[4..<8])
-        guard let countBytes = source.read(directory, 2) else { return .tiff }
-        let count = min(number(countBytes[...]), 1_000)
-        guard let table = source.read(directory + 2, count * 12) else { return .tiff }
-        for index in 0..<count {
-            let entry = table[(index * 12)..<(index * 12 + 12)]
-            let tag = number(entry.prefix(2))
-            if tag == 0xC612 { return .dng }
-            guard tag == 0x010F else { continue }
-            let length = min(number(entry.dropFirst(4).prefix(4)), 64)
-            let value = length <= 4 ? Array(entry.dropFirst(8).prefix(length))
-                : (source.read(number(entry.dropFirst(8).prefix(4)), length) ?? [])
+        guard let order = TIFFByteOrder(mark: header.prefix(2)),
+              let table = TIFFEntryTable(source, at: order.number(header[4..<8]), order: order, maxEntries: 1_000)
+        else { return .tiff }
+        for entry in table.entries {
+            if entry.tag == 0xC612 { return .dng }
+            guard entry.tag == 0x010F else { continue }
+            let length = min(entry.count, 64)
+            let value = length <= 4 ? Array(entry.field.prefix(length))
+                : (source.read(order.number(entry.field), length) ?? [])
             let make = String(decoding: value, as: UTF8.self).uppercased()
             if make.hasPrefix("NIKON") { return .nef }
             if make.hasPrefix("SONY") { return .arw }
@@ -119,48 +112,33 @@ enum TIFFDirectories {
                                                 12: 8, 13: 4]
 
     static func walk(_ source: some ByteSource) -> Walk? {
-        guard let header = source.read(0, 8) else { return nil }
-        let little: Bool
-        switch (header[0], header[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return nil
-        }
-        func number(_ bytes: ArraySlice<UInt8>) -> Int {
-            (little ? Array(bytes.reversed()) : Array(bytes)).reduce(0) { $0 << 8 | Int($1) }
-        }
+        guard let header = source.read(0, 8), let order = TIFFByteOrder(mark: header.prefix(2)) else { return nil }
         var result = Walk()
-        var pending = [(offset: number(header[4..<8]), isFirst: true)]
+        var pending = [(offset: order.number(header[4..<8]), isFirst: true)]
         var visited: Set<Int> = []
         while let (directory, isFirst) = pending.popLast(), visited.count < 64 {
-            guard directory >= 8, visited.insert(directory).inserted, let countBytes = source.read(directory, 2) else {
-                continue
-            }
-            let count = min(number(countBytes[...]), 1_000)
-            guard let table = source.read(directory + 2, count * 12) else { continue }
+            guard directory >= 8, visited.insert(directory).inserted,
+                  let table = TIFFEntryTable(source, at: directory, order: order, maxEntries: 1_000) else { continue }
             var values: [Int: [Int]] = [:]
             var jpgFromRaw: (Int, Int)?
             var makerNote: (offset: Int, length: Int)?
-            for index in 0..<count {
-                let raw = table[(index * 12)..<(index * 12 + 12)]
-                let tag = number(raw.prefix(2))
-                let type = number(raw.dropFirst(2).prefix(2))
-                let components = number(raw.dropFirst(4).prefix(4))
-                guard let size = typeSizes[type], components > 0 else { continue }
+            for entry in table.entries {
+                let (tag, components) = (entry.tag, entry.count)
+                guard let size = typeSizes[entry.type], components > 0 else { continue }
                 if tag == 0x002E, size == 1 {  // Panasonic JpgFromRaw: the JPEG is the value itself
-                    jpgFromRaw = (number(raw.dropFirst(8).prefix(4)), components)
+                    jpgFromRaw = (order.number(entry.field), components)
                     continue
                 }
                 if tag == 0x927C, size == 1, components > 4 {  // MakerNote (UNDEFINED): its offset
-                    makerNote = (number(raw.dropFirst(8).prefix(4)), components)
+                    makerNote = (order.number(entry.field), components)
                     continue
                 }
                 guard [0x0103, 0x0111, 0x0117, 0x0112, 0x0201, 0x0202, 0x014A, 0x8769].contains(tag),
                       size == 2 || size == 4, components <= 4_096 else { continue }
                 let length = size * components
-                let bytes = length <= 4 ? Array(raw.dropFirst(8).prefix(length))
-                    : (source.read(number(raw.dropFirst(8).prefix(4)), length) ?? [])
-                values[tag] = stride(from: 0, to: bytes.count - size + 1, by: size).map { number(bytes[$0..<$0 + size]) }
+                let bytes = length <= 4 ? Array(entry.field.prefix(length))
+                    : (source.read(order.number(entry.field), length) ?? [])
+                values[tag] = stride(from: 0, to: bytes.count - size + 1, by: size).map { order.number(bytes[$0..<$0 + size]) }
             }
             if isFirst, let orientation = values[0x0112]?.first, (1...8).contains(orientation) {
                 result.orientation = orientation
@@ -178,8 +156,8 @@ enum TIFFDirectories {
                 result.previews.append(preview)
             }
             for child in (values[0x014A] ?? []) + (values[0x8769] ?? []) { pending.append((child, false)) }
-            if let link = source.read(directory + 2 + count * 12, 4) {
-                pending.append((number(link[...]), false))
+            if let link = source.read(table.linkOffset, 4) {
+                pending.append((order.number(link[...]), false))
             }
         }
         return result
