@@ -15,7 +15,9 @@ reports, in the order of trust journal-media uses (CaptureDateResolver, XMPDates
   4. the sidecar's date-only values; IFD0:ModifyDate;
   5. QuickTime:CreateDate (UTC), for a HEIF image sequence's moov/mvhd;
   for movies Keys:CreationDate, then QuickTime:CreateDate (UTC), then an AVCHD camcorder's
-  H264:DateTimeOriginal (the MDPM SEI inside the H.264 stream, local time with its zone).
+  H264:DateTimeOriginal (the MDPM SEI inside the H.264 stream, local time with its zone), a DV
+  camcorder's DV:DateTimeOriginal, Matroska:DateTimeOriginal (DateUTC, UTC) and a WAV's
+  RIFF:DateCreated (compared to the day).
 
 Values ExifTool prints that are not real dates, or are dated after tomorrow, are skipped
 (journal-media refuses them too) and listed with that reason. Files where ExifTool finds
@@ -42,7 +44,9 @@ XMP_TAGS = [("XMP-exif:DateTimeOriginal", "exif:DateTimeOriginal"), ("XMP-photos
             ("XMP-xmp:CreateDate", "xmp:CreateDate")]
 XMP_DATE_ONLY = XMP_TAGS[1:]
 MOVIE_TAGS = [("Keys:CreationDate", "quicktime.creationdate"), ("QuickTime:CreateDate", "quicktime.creation_time"),
-              ("H264:DateTimeOriginal", "h264.DateTimeOriginal")]
+              ("H264:DateTimeOriginal", "h264.DateTimeOriginal"), ("DV:DateTimeOriginal", "dv.DateTimeOriginal"),
+              ("Matroska:DateTimeOriginal", "matroska.DateUTC"), ("RIFF:DateCreated", "riff.DateCreated")]
+UTC_TAGS = ("QuickTime:CreateDate", "Matroska:DateTimeOriginal")
 
 
 def seconds_text(value):
@@ -121,7 +125,8 @@ for row in rows:
             continue
         dated = [tag for tag in ("ExifIFD:DateTimeOriginal", "ExifIFD:CreateDate", "XMP-exif:DateTimeOriginal",
                                  "XMP-photoshop:DateCreated", "XMP-xmp:CreateDate", "IFD0:ModifyDate",
-                                 "Keys:CreationDate", "QuickTime:CreateDate", "H264:DateTimeOriginal") if tag in t and refusal(t[tag]) is None]
+                                 "Keys:CreationDate", "QuickTime:CreateDate", "H264:DateTimeOriginal", "DV:DateTimeOriginal",
+                                 "Matroska:DateTimeOriginal", "RIFF:DateCreated") if tag in t and refusal(t[tag]) is None]
         if dated:
             kind = t.get("File:FileType")
             if kind == "XMP":
@@ -171,10 +176,12 @@ for row in rows:
         labels.append("HEIF image sequence (mvhd)")
     if tag == "H264:DateTimeOriginal":
         labels.append("AVCHD date in the H.264 stream")
+    if tag in ("DV:DateTimeOriginal", "Matroska:DateTimeOriginal", "RIFF:DateCreated"):
+        labels.append("DV, Matroska or WAV date read from the file's own structures")
     for label in labels:
         groups[label]["found"] += 1
     want = seconds_text(value)
-    have = (got.get("utc") if tag == "QuickTime:CreateDate" else got.get("local")) or ""
+    have = (got.get("utc") if tag in UTC_TAGS else got.get("local")) or ""
     same_time = have[:len(want)] == want
     if same_time:
         counts["agree"] += 1

@@ -13,8 +13,9 @@ import JournalMediaCore
 /// `OffsetTime`), then the GPS date and time alone (UTC), then a HEIF image sequence's
 /// `mvhd` creation time (UTC). A PNG's `eXIf` chunk is EXIF and is read as such.
 /// Videos: `com.apple.quicktime.creationdate`, then `creation_time` (the `mvhd` box or
-/// Matroska's `DateUTC`, UTC; AVI's `IDIT`, local), then an AVCHD camcorder's recording date
-/// inside the H.264 stream (`AVCHDRecordingDate`, local time with its zone).
+/// Matroska's `DateUTC`, UTC; AVI's `IDIT`, local), then a recording date from the file's
+/// own structures (an AVCHD camcorder's in the H.264 stream, local time with its zone; a DV
+/// camcorder's VAUX packs; a WAV's `bext` or `INFO` chunks).
 /// Then for any file a date in its name, and last its modification time.
 ///
 /// A local time without an offset gets one from the file's GPS date and time (UTC) when
@@ -36,8 +37,11 @@ package struct CaptureDateResolver {
     /// time without a zone (AVI's `IDIT`) rather than UTC (QuickTime's `mvhd`, Matroska's `DateUTC`).
     package var containerDateSource = "quicktime.creation_time"
     package var containerDateIsLocal = false
-    /// An AVCHD camcorder's recording date from the H.264 stream (`AVCHDRecordingDate`).
-    package var streamDate: String?
+    /// A recording date read from the file's own structures where libav has none: an AVCHD
+    /// camcorder's in the H.264 stream (`AVCHDRecordingDate`), a DV camcorder's VAUX packs
+    /// (`DVRecordingDate`), a WAV's `bext`/`INFO` chunks (`RIFFWaveDate`); local time, with a
+    /// zone only when the format has one (AVCHD). `source` names where it came from.
+    package var recordingDate: (text: String, source: String)?
     /// A HEIF image sequence's `mvhd` creation time (UTC).
     package var movieCreated: LocalDateTime?
     package var fileName: String
@@ -81,8 +85,8 @@ package struct CaptureDateResolver {
         if let text = containerTags["com.apple.quicktime.creationdate"], let parsed = DateText.dateTime(text),
            let date = date(parsed, source: "quicktime.creationdate") { return date }
         if let text = containerTags["creation_time"], let date = movieHeaderDate(text) { return date }
-        if let text = streamDate, let parsed = DateText.dateTime(text),
-           let date = date(parsed, source: AVCHDRecordingDate.source) { return date }
+        if let recorded = recordingDate, let parsed = DateText.dateTime(recorded.text, allowDateOnly: true),
+           let date = date(parsed, source: recorded.source) { return date }
         if let local = FileNameDate.parse(fileName), DateText.isPlausible(local, now: now) {
             return CaptureDate(local: local, offsetMinutes: nil, utc: nil, source: "filename", confidence: .filename)
         }

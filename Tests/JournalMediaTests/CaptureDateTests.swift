@@ -39,6 +39,10 @@ import Testing
         ("apple-creationdate.mov", "2023-06-01T14:03:22", "+02:00", "2023-06-01T12:03:22Z", "quicktime.creationdate",
          .exact),
         ("creation-time-only.mp4", nil, nil, "2023-06-01T12:03:22Z", "quicktime.creation_time", .utcOnly),
+        // A field recorder's Broadcast Wave bext chunk, and a RIFF INFO date alone (midnight, as
+        // other date-only values): ExifTool reads 2021:03:04 05:06:07 and 2005:08:08.
+        ("voice-bext.wav", "2021-03-04T05:06:07", nil, nil, "riff.bext.OriginationDate", .localOnly),
+        ("voice-icrd.wav", "2005-08-08T00:00:00", nil, nil, "riff.DateCreated", .localOnly),
         ("PXL_20230101_120000123.png", "2023-01-01T12:00:00.123", nil, nil, "filename", .filename),
         ("Screenshot 2023-01-01 at 12.00.00.png", "2023-01-01T12:00:00", nil, nil, "filename", .filename),
         ("IMG-20230101-WA0001.jpg", "2023-01-01T00:00:00", nil, nil, "filename", .filename),
@@ -55,6 +59,30 @@ import Testing
         #expect(date.utcText == utc, "\(file)")
         #expect(date.source == source, "\(file)")
         #expect(date.confidence == confidence, "\(file)")
+    }
+
+    /// A DV camcorder's recording date, from the VAUX REC DATE/REC TIME packs of its frames
+    /// (libav exports only the timecode); ExifTool reads 2009:07:14 10:20:30 from the sample.
+    @Test func aDVFrameGivesItsRecordingDate() throws {
+        let date = try #require(CaptureDateReader.inspect(fileAt: TestSupport.sample("video-dv.dv")).captureDate)
+        #expect(date.local?.description == "2009-07-14T10:20:30")
+        #expect(date.source == DVRecordingDate.source && date.confidence == .localOnly)
+        // The packs must be whole: a frame whose date pack is blanked (all ones) has no date.
+        var bytes = Array(try Data(contentsOf: TestSupport.sample("video-dv.dv")))
+        for block in stride(from: 0, to: 12_000, by: 80) where bytes[block] >> 5 == 2 {
+            for pack in stride(from: block + 3, to: block + 78, by: 5) where bytes[pack] == 0x62 {
+                for i in pack + 1..<pack + 5 { bytes[i] = 0xFF }
+            }
+        }
+        #expect(DVRecordingDate.find(in: MemoryBytes(bytes: bytes)) == nil)
+    }
+
+    /// A Matroska file's DateUTC read from its EBML elements gives what libav reports as
+    /// creation_time (the fallback for files libav refuses, such as ExifTool's Matroska.mkv).
+    @Test func matroskaDateUTCFromTheElementsEqualsLibavs() throws {
+        let bytes = Array(try Data(contentsOf: TestSupport.sample("video-hevc.mkv")))
+        #expect(MatroskaDateUTC.find(in: MemoryBytes(bytes: bytes)) == "2019-05-04T10:20:30.000000Z")
+        #expect(MatroskaDateUTC.find(in: MemoryBytes(bytes: Array(bytes.prefix(40)))) == nil, "cut before the Info element")
     }
 
     @Test func jsonHasTheDocumentedShape() throws {

@@ -48,11 +48,7 @@ XML
 mkvpropedit -q "$out/video-rotate-tag.mkv" --tags "track:v1:$work/tags.xml"
 #   ffprobe -v error -show_streams Samples/video-rotate-tag.mkv | grep ROTATE → TAG:ROTATE=90
 
-# video-dv.dv: one NTSC DV frame (ffmpeg's dvvideo encoder: 720×480, 4:1:1, 4:3, i.e. a
-# sample aspect of 8:9), raw DIF as a DV camcorder's tape transfer writes it: 120,000 bytes.
-python3 "$here/scene.py" "$work/scene720.ppm" 720 480 6
-ff -i "$work/scene720.ppm" -frames:v 1 -r 30000/1001 -pix_fmt yuv411p -c:v dvvideo -aspect 4:3 -f dv \
-   "$out/video-dv.dv"
+# video-dv.dv: made by make-recording-date-samples.sh (it carries a recording date).
 
 # audio-cover.aiff: 1 s of 16-bit PCM in AIFF with an ID3 chunk holding a title, an artist and
 # a 240×240 JPEG cover (APIC), as iTunes and ffmpeg write it.

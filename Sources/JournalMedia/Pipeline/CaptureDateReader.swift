@@ -111,10 +111,19 @@ struct HeaderMetadata {
             resolver.containerTags = tags ?? [:]
             switch format {
             case .avi: (resolver.containerDateSource, resolver.containerDateIsLocal) = ("riff.IDIT", true)
-            case .mkv, .webm: resolver.containerDateSource = "matroska.DateUTC"
+            case .mkv, .webm:
+                resolver.containerDateSource = "matroska.DateUTC"
+                // libav refuses some files whose Info element is whole (a damaged seek head).
+                if resolver.containerTags["creation_time"] == nil, let date = MatroskaDateUTC.find(in: source) {
+                    resolver.containerTags["creation_time"] = date
+                }
+            case .dv: resolver.recordingDate = DVRecordingDate.find(in: source).map { ($0, DVRecordingDate.source) }
+            case .wav: resolver.recordingDate = RIFFWaveDate.find(in: source)
             default: break
             }
-            resolver.streamDate = container.flatMap { AVCHDRecordingDate.find(in: $0.leadingVideoPackets) }
+            if let avchd = container.flatMap({ AVCHDRecordingDate.find(in: $0.leadingVideoPackets) }) {
+                resolver.recordingDate = (avchd, AVCHDRecordingDate.source)
+            }
             metadata.contentIdentifier = tags?[contentIdentifierKey].flatMap(Self.identifier)
         } else {
             let blocks = MetadataBlocks.find(in: source, format: format)
