@@ -146,7 +146,7 @@ package enum VipsRuntime {
 
     /// Forgets this thread's libvips messages, so that a failure read after the next call is
     /// that call's. Runs before each libvips computation the toolkit starts (an operation's
-    /// build, a decode into memory); costs one thread-local read when there is nothing to forget.
+    /// build, a decode into memory); costs a thread-local read and one uncontended lock.
     static func beginCall() {
         if ownMessages { jm_vips_messages_clear() }
     }
@@ -161,6 +161,7 @@ package enum VipsRuntime {
         return ownMessages ? "\(operation) failed; libvips gave no message for this file"
             : "\(operation) failed (libvips left no message: its error text is shared by all threads)"
     }
+
     /// libvips' version, e.g. "8.14.1".
     package static var version: String {
         String(cString: vips_version_string())

@@ -21,8 +21,8 @@
 //
 // Costs: per message one vsnprintf, one lock and a copy into the record (capped at 8 KiB,
 // oldest lines dropped first); per computation one wrapper on the caller's stack and two
-// thread-local writes around each callback (each tile); per thread one record of ~100 bytes,
-// made on first use, freed when the thread exits.
+// thread-local writes around each callback (each tile); per thread one record (a mutex and
+// its text, 256 bytes to 8 KiB), made on first use, freed when the thread exits.
 #ifndef JOURNALMEDIA_CVIPSMESSAGES_H
 #define JOURNALMEDIA_CVIPSMESSAGES_H
 
