@@ -160,17 +160,41 @@ import Testing
         #expect(message == "VipsJpeg: Premature end of input file")
     }
 
-    /// libvips 8.14's HEIF loader says only "source: bad seek to N" for a file cut short
-    /// (photokit's test_live.HEIC, 8 bytes short, gives "bad seek to 1820652" at 1820644
-    /// bytes); the probe error says so in words and with the reason `truncated`.
-    @Test func aSeekPastTheEndIsReportedAsACutFile() {
-        let error = HeaderReadFailure.error(file: "test_live.HEIC", format: .heic, fileSize: 1_820_644,
-                                            libvipsMessage: "source: bad seek to 1820652")
-        #expect(error.stage == .probe && error.reason == .truncated)
-        #expect(error.message.hasPrefix("the HEIC file is cut short"), "\(error.message)")
-        #expect(error.message.contains("8 bytes past the end of the 1820644-byte file"), "\(error.message)")
-        let inside = HeaderReadFailure.error(file: "a.heic", format: .heic, fileSize: 5000,
-                                             libvipsMessage: "source: bad seek to 100")
-        #expect(inside.message == "cannot read the HEIC header: source: bad seek to 100" && inside.reason == .corrupt)
+    /// Samples/photo-p3-rotated.heic with its `colr` box (an `rICC` profile) emptied in place:
+    /// the box shrinks to its type, the `pixi` and `irot` after it move up, and a `free` box
+    /// at the end of `ipco` keeps every size and offset (and every property index) as it was.
+    /// libheif reads it; libvips 8.14's HEIF loader fails on the empty profile without a word.
+    static func emptyingTheColourProfile() throws -> [UInt8] {
+        var bytes = try [UInt8](Data(contentsOf: TestSupport.sample("photo-p3-rotated.heic")))
+        func uint32(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        func box(_ size: Int, _ type: String) -> [UInt8] {
+            [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array(type.utf8)
+        }
+        let colr = try #require(bytes.indices.dropLast(4).first { String(decoding: bytes[$0..<$0 + 4], as: UTF8.self) == "colr" }) - 4
+        let size = uint32(colr)
+        let following = Array(bytes[(colr + size)..<(colr + size + 25)])  // pixi (16) + irot (9)
+        try #require(String(decoding: following[4..<8], as: UTF8.self) == "pixi"
+                     && String(decoding: following[20..<24], as: UTF8.self) == "irot")
+        var replacement = box(12, "colr") + Array("rICC".utf8) + following
+        let free = size + 25 - replacement.count
+        replacement += box(free, "free") + [UInt8](repeating: 0, count: free - 8)
+        bytes.replaceSubrange(colr..<(colr + size + 25), with: replacement)
+        return bytes
+    }
+
+    /// A HEIC whose colour box announces an ICC profile and holds none: libvips 8.14's HEIF
+    /// loader fails without a message of its own, its only line being libheif's routine look
+    /// past the end of the file ("bad seek to N", left by every HEIF read). The error names
+    /// the empty profile instead of passing that line off as the reason (photokit's
+    /// test_live.HEIC is such a file).
+    @Test func aHEICWithAnEmptyColourProfileSaysSo() async throws {
+        let result = await AssetProcessor().process(data: try Self.emptyingTheColourProfile(), filename: "empty-profile.heic")
+        let error = try #require(result.error)
+        #expect(error.stage == .probe && error.reason == .corrupt, "\(error)")
+        #expect(error.message.contains("colour box (colr, type rICC) holds no ICC profile"), "\(error.message)")
+        #expect(error.message.contains("libvips gave no reason"), "\(error.message)")
+        // The same file with its profile decodes.
+        let intact = await AssetProcessor().process(fileAt: TestSupport.sample("photo-p3-rotated.heic"))
+        #expect(intact.error == nil, "\(intact.error?.description ?? "")")
     }
 }

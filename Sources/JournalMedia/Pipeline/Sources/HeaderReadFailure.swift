@@ -1,21 +1,27 @@
 import JournalMediaCore
 
-/// The probe error for a still whose header libvips could not read. One case is worded
-/// here rather than passed on: libvips' loaders read from a memory source that refuses a
-/// seek past its end ("source: bad seek to N"), which is all libvips 8.14's HEIF loader says
-/// when libheif asks for bytes beyond the end of a file cut short (Apple's test_live.HEIC
-/// from photokit, 8 bytes short: "bad seek to 1820652" of a 1820644-byte file). That becomes
-/// a `truncated` error saying how far the file falls short. Runs once per failed header read;
-/// costs a scan of the message.
+/// The probe error for a still whose header libvips could not read: "cannot read the <FORMAT>
+/// header: <libvips' message>", except for a HEIC or AVIF whose only libvips message is
+/// "bad seek to N" with N past the end of the file. Every HEIF read leaves that line (libheif
+/// looks for a box after the last one; libvips refuses the seek and libheif carries on), so it
+/// is not the reason, and libvips 8.14's HEIF loader gave none of its own. The error then says
+/// so and names the cause when it is the one known silent failure: a `colr` box announcing an
+/// ICC profile with no bytes in it (photokit's test_live.HEIC). Runs once per failed header
+/// read; costs a scan of the message and, for that HEIF case, a walk of the `meta` box.
 enum HeaderReadFailure {
-    static func error(file: String, format: SourceFormat, fileSize: Int, libvipsMessage: String) -> AssetError {
+    static func error(file: String, format: SourceFormat, bytes: [UInt8], libvipsMessage: String) -> AssetError {
         let kind = format.rawValue.uppercased()
-        if let wanted = seekPastEnd(libvipsMessage, fileSize: fileSize) {
-            return AssetError(file: file, stage: .probe, reason: .truncated,
-                              message: "the \(kind) file is cut short: its reader needs data up to byte \(wanted), "
-                              + "\(wanted - fileSize) bytes past the end of the \(fileSize)-byte file (libvips: \(libvipsMessage))")
+        guard format == .heic || format == .avif, seekPastEnd(libvipsMessage, fileSize: bytes.count) != nil else {
+            return AssetError(file: file, stage: .probe, message: "cannot read the \(kind) header: \(libvipsMessage)")
         }
-        return AssetError(file: file, stage: .probe, message: "cannot read the \(kind) header: \(libvipsMessage)")
+        let routine = "its only message, \"\(libvipsMessage)\", is libheif looking past the end of the file, as every HEIF read does"
+        if let empty = HEIFMeta(MemoryBytes(bytes: bytes))?.emptyPrimaryProfile {
+            return AssetError(file: file, stage: .probe, reason: .corrupt, message:
+                "cannot read the \(kind) header: item \(empty.item)'s colour box (colr, type \(empty.type)) holds no "
+                + "ICC profile, which libvips 8.14's HEIF loader cannot read (libvips gave no reason; \(routine))")
+        }
+        return AssetError(file: file, stage: .probe, reason: .corrupt,
+                          message: "cannot read the \(kind) header: libvips gave no reason (\(routine))")
     }
 
     /// N of libvips' "bad seek to N" when N lies past the end of a `fileSize`-byte input.

@@ -77,7 +77,7 @@ enum StillDecoding {
             Result { () throws(VipsError) in try ImageHeaderReader.read(raw, format: format) }
         }
         do throws(VipsError) { header = try read.get() } catch {
-            throw HeaderReadFailure.error(file: name, format: format, fileSize: bytes.count, libvipsMessage: error.message)
+            throw HeaderReadFailure.error(file: name, format: format, bytes: bytes, libvipsMessage: error.message)
         }
         if let sidecarOrientation, header.orientation == 1, sidecarOrientation != 1 {
             header.orientation = sidecarOrientation
