@@ -64,10 +64,14 @@ let package = Package(
         // The resampler's fixed-point inner loops (SSE2 pmaddwd; plain C elsewhere), written here.
         // Imaging only.
         .target(name: "CResampleKernel", path: "Sources/CResampleKernel"),
+        // libvips' error entry points (vips_verror, freeze/thaw/clear) and its two threaded
+        // sinks, defined ahead of libvips so each message lands with the computation it
+        // belongs to; forwards to libvips. Written here; imaging only (CVipsMessages.h).
+        .target(name: "CVipsMessages", path: "Sources/CVipsMessages", linkerSettings: [.linkedLibrary("dl")]),
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
         .target(
             name: "JournalMediaImaging",
-            dependencies: ["JournalMediaCore", "CVips", "CPango", "CResampleKernel",
+            dependencies: ["JournalMediaCore", "CVips", "CVipsMessages", "CPango", "CResampleKernel",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Video: libav open (custom I/O), probe, poster frames, tone-mapping, cover art, and

@@ -62,9 +62,8 @@ package enum ImageDecoder {
     /// Runs `attempt` colour-managed and, if that fails while a colour transform was part of
     /// it (`transforms`), once more without colour management. Only for the HEIC fast path,
     /// where the attempt is the colour conversion of pixels already decoded (the decode is
-    /// not repeated). The decision cannot rest on libvips' error text: its error buffer is
-    /// process-wide, so with several images decoding at once a failure's text can be another
-    /// thread's.
+    /// not repeated). Any failure of the colour-managed attempt is retried, whatever libvips'
+    /// text says: lcms and libvips word an unusable profile many ways.
     private static func withoutUnusableProfile(
         transforms: Bool, _ attempt: (_ colourManaged: Bool) throws(VipsError) -> DecodedImage
     ) throws(VipsError) -> DecodedImage {

@@ -63,6 +63,7 @@ package final class VipsImageHandle {
     /// Stops early (libvips' kill flag) when the thread's `DecodeGuard` says stop.
     func materialised() throws(VipsError) -> VipsImageHandle {
         try VipsInterrupt.watch(self)
+        VipsRuntime.beginCall()
         guard let copied = vips_image_copy_memory(pointer) else {
             throw VipsError(message: VipsRuntime.failureMessage("decoding the pixels into memory"))
         }

@@ -143,6 +143,7 @@ package final class VipsOperationCall {
     /// shared result.
     func build() throws(VipsError) {
         var current: UnsafeMutablePointer<VipsOperation>? = operation
+        VipsRuntime.beginCall()
         guard vips_cache_operation_buildp(&current) == 0, let current else {
             vips_object_unref_outputs(objectPointer)
             throw VipsError(message: VipsRuntime.failureMessage(name))

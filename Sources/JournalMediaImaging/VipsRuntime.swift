@@ -1,4 +1,5 @@
 import CVips
+import CVipsMessages
 import Foundation
 import JournalMediaCore
 import Logging
@@ -107,32 +108,60 @@ package enum VipsRuntime {
 
     private static let errorLock = NSLock()
 
-    /// Takes and clears libvips' (process-wide) error buffer and returns its last line.
-    /// libvips 8.14 has one buffer for all threads, so under concurrency a message can,
-    /// rarely, come from a neighbouring failure; the lock keeps the read-and-clear atomic.
-    /// Empty when the buffer was empty (see `failureMessage(_:)` for a failure's text).
+    /// Whether libvips' messages reach `CVipsMessages`' per-computation records (true when the
+    /// toolkit is linked into the program, its default; see `CVipsMessages.h`). Checked once.
+    package static let ownMessages: Bool = jm_vips_messages_active() != 0
+
+    /// Takes and clears the libvips messages of the computation on this thread and returns
+    /// the last line (the failure being reported; earlier lines are problems libvips went on
+    /// past). The text is this thread's own, under any concurrency: messages raised on
+    /// libvips' worker threads while they decode for this thread count as this thread's
+    /// (`CVipsMessages`). Empty when there were none (see `failureMessage(_:)`).
+    /// Also clears libvips' process-wide buffer, which nothing reads, so it never fills.
+    /// Costs a copy of this thread's text (a few lines) and one lock.
+    ///
+    /// Only where the toolkit's definitions do not reach libvips (`ownMessages` false: it was
+    /// loaded with dlopen RTLD_LOCAL) does this fall back to that shared buffer, whose last
+    /// line can then be a neighbouring thread's.
     static func takeErrorBuffer() -> String {
-        errorLock.lock()
-        defer { errorLock.unlock() }
-        guard let raw = vips_error_buffer_copy() else { return "" }
-        defer { g_free(raw) }
-        // The buffer may also hold lines left by an earlier, recovered problem elsewhere;
-        // the failure being reported is the last line.
-        let lines = String(cString: raw)
+        let text: String
+        if ownMessages {
+            guard let raw = jm_vips_messages_take() else { return "" }
+            defer { free(raw) }
+            text = String(cString: raw)
+            vips_error_clear()
+        } else {
+            errorLock.lock()
+            defer { errorLock.unlock() }
+            guard let raw = vips_error_buffer_copy() else { return "" }
+            defer { g_free(raw) }
+            text = String(cString: raw)
+        }
+        let lines = text
             .split(separator: "\n")
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
         return lines.last ?? ""
     }
 
+    /// Forgets this thread's libvips messages, so that a failure read after the next call is
+    /// that call's. Runs before each libvips computation the toolkit starts (an operation's
+    /// build, a decode into memory); costs a thread-local read and one uncontended lock.
+    static func beginCall() {
+        if ownMessages { jm_vips_messages_clear() }
+    }
+
     /// The text for a failure of `operation` on this thread, never empty: libvips' last
-    /// error line, or, when the shared buffer holds none (a thread failing at the same
-    /// moment read and cleared it first), a sentence naming the operation. Costs one locked
-    /// copy of the buffer.
+    /// message for this computation, or, when libvips gave none (it failed without a message,
+    /// or raised it on a thread serving no known computation), a sentence naming the
+    /// operation. Never another file's message. Costs one copy of this thread's text.
     static func failureMessage(_ operation: String) -> String {
         let text = takeErrorBuffer()
-        return text.isEmpty ? "\(operation) failed (libvips left no message: its error text is shared by all threads)" : text
+        guard text.isEmpty else { return text }
+        return ownMessages ? "\(operation) failed; libvips gave no message for this file"
+            : "\(operation) failed (libvips left no message: its error text is shared by all threads)"
     }
+
     /// libvips' version, e.g. "8.14.1".
     package static var version: String {
         String(cString: vips_version_string())

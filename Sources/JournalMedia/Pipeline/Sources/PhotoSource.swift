@@ -77,7 +77,7 @@ enum StillDecoding {
             Result { () throws(VipsError) in try ImageHeaderReader.read(raw, format: format) }
         }
         do throws(VipsError) { header = try read.get() } catch {
-            throw fail(.probe, nil, "cannot read the \(format.rawValue.uppercased()) header: \(error.message)")
+            throw HeaderReadFailure.error(file: name, format: format, bytes: bytes, libvipsMessage: error.message)
         }
         if let sidecarOrientation, header.orientation == 1, sidecarOrientation != 1 {
             header.orientation = sidecarOrientation
@@ -162,22 +162,12 @@ enum StillDecoding {
         do {
             return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .warning))
         } catch {
-            let own = jpegLoaderLines(error.message)
-            let missing = AssetErrorReason.inferred(stage: .decode, message: own ?? error.message) == .truncated
+            // The message is this decode's own (VipsRuntime.takeErrorBuffer), so it can decide.
+            let missing = AssetErrorReason.inferred(stage: .decode, message: error.message) == .truncated
             if missing || DecodeGuard.current?.shouldStop == true { throw error }
             let image = try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .truncated)
-            return LenientDecode(image: image, warning: own ?? "VipsJpeg: the decoder reported damaged data")
+            return LenientDecode(image: image, warning: error.message)
         }
-    }
-
-    /// The lines of a libvips error text that its JPEG loader wrote (`VipsJpeg: …`). libvips
-    /// keeps one error text for the whole process, so while other files decode on other
-    /// threads it can also hold their complaints (a TIFF's, a PNG's); those are not this
-    /// file's warning. Nil when none of the lines is the JPEG loader's.
-    static func jpegLoaderLines(_ message: String) -> String? {
-        let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { $0.hasPrefix("VipsJpeg") }
-        return lines.isEmpty ? nil : lines.joined(separator: "; ")
     }
 
     /// The decode: HEICs through libavcodec's HEVC decoder + swscale when the file is one

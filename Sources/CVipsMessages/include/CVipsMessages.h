@@ -1,0 +1,46 @@
+// Per-computation libvips error text. libvips 8.14 keeps one error buffer for the whole
+// process, so under concurrency a failing image could read another image's message. This
+// target defines libvips' own entry points `vips_verror`, `vips_error_freeze`,
+// `vips_error_thaw`, `vips_error_clear`, `vips_threadpool_run` and `vips_sink_disc`; libvips
+// calls them through its PLT, so these definitions (linked into the program) win, and each
+// forwards to the real function (dlsym RTLD_NEXT), so libvips' own buffer keeps working.
+//
+// Where a message goes: every libvips message (`vips_error`, `vips_error_system`,
+// `vips_g_error` all end in `vips_verror`) is appended to the record of the computation the
+// current thread serves. An ordinary thread serves itself: its own record. A libvips worker
+// thread serves the thread that called `vips_threadpool_run` (pixel decoding, savers'
+// pixels) or `vips_sink_disc` (savers' write-behind thread), and only while it runs that
+// caller's start, allocate, work or write callback: the wrappers lend it the caller's record
+// for the duration of each callback and take it back after, and `vips_threadpool_run` and
+// `vips_sink_disc` return only after every worker has finished, so a lent record is always
+// alive. A message raised on a libvips thread outside those callbacks (a region's stop
+// function as a worker exits) belongs to no known computation: it goes to libvips' buffer
+// only, never to a record, and is counted (`jm_vips_messages_unattributed`).
+// `vips_error_freeze` is per thread here (libvips' is process-wide): a thread's frozen
+// messages are dropped for that thread only.
+//
+// Costs: per message one vsnprintf, one lock and a copy into the record (capped at 8 KiB,
+// oldest lines dropped first); per computation one wrapper on the caller's stack and two
+// thread-local writes around each callback (each tile); per thread one record (a mutex and
+// its text, 256 bytes to 8 KiB), made on first use, freed when the thread exits.
+#ifndef JOURNALMEDIA_CVIPSMESSAGES_H
+#define JOURNALMEDIA_CVIPSMESSAGES_H
+
+/// This thread's libvips messages since the last take or clear, one per line ("domain:
+/// text"), as a malloc'd string the caller frees; NULL when there are none. Clears them.
+char *jm_vips_messages_take(void);
+
+/// Forgets this thread's libvips messages (before a call whose failure will be read).
+void jm_vips_messages_clear(void);
+
+/// 1 when libvips' calls reach the definitions here (the program exports them ahead of
+/// libvips, as a linked executable or a shared library loaded before libvips does); 0 when
+/// libvips binds to its own (this code loaded with dlopen RTLD_LOCAL, say): then messages are
+/// only in libvips' shared buffer.
+int jm_vips_messages_active(void);
+
+/// How many messages were raised on libvips threads outside any computation the wrappers
+/// know of (kept out of every record). For tests and diagnostics.
+unsigned long jm_vips_messages_unattributed(void);
+
+#endif
