@@ -45,7 +45,7 @@ public struct ProcessingOptions: Sendable, Equatable {
         let notification = notificationSpec != nil
         return OutputSettings(colors: analyzeColors,
                               notificationClipSeconds: notification ? notificationClipSeconds : nil,
-                              notificationAudio: notification && notificationAudio)
+                              notificationAudio: notification ? notificationAudio : nil)
     }
 
     /// The `notification` spec among the renditions, if any.

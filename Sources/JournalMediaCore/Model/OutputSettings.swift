@@ -14,10 +14,10 @@ public struct OutputSettings: Codable, Sendable, Equatable {
     /// Seconds a notification movie or audio attachment is cut to; nil without a
     /// `notification` rendition (then it changes nothing).
     public var notificationClipSeconds: Double?
-    /// Audio files also got an M4A attachment; false without a `notification` rendition.
-    public var notificationAudio: Bool
+    /// Audio files also got an M4A attachment; nil without a `notification` rendition.
+    public var notificationAudio: Bool?
 
-    public init(colors: Bool = true, notificationClipSeconds: Double? = nil, notificationAudio: Bool = false) {
+    public init(colors: Bool = true, notificationClipSeconds: Double? = nil, notificationAudio: Bool? = nil) {
         self.colors = colors
         self.notificationClipSeconds = notificationClipSeconds
         self.notificationAudio = notificationAudio
@@ -29,6 +29,6 @@ public struct OutputSettings: Codable, Sendable, Equatable {
         let notification = preset.contains(where: \.isNotification)
         return OutputSettings(colors: true,
                               notificationClipSeconds: notification ? Defaults.notificationClipSeconds : nil,
-                              notificationAudio: false)
+                              notificationAudio: notification ? false : nil)
     }
 }
