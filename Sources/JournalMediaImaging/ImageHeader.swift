@@ -92,6 +92,22 @@ package enum ImageHeaderReader {
         return header
     }
 
+    /// A HEIC header read from the file's own boxes (`HEIFImageItems`), for a file libvips
+    /// 8.14's HEIF loader refuses although the libavcodec path decodes it (a `colr` box that
+    /// announces an ICC profile without bytes: photokit's test_live.HEIC): the size after the
+    /// item's transforms with orientation 1 (the decoder applies them, as libheif does), RGB
+    /// without alpha, and a profile only when it has bytes. Nil when the libavcodec path
+    /// cannot take the file (alpha, AV1, a layout it does not read). Costs a walk of the
+    /// `meta` box and a copy of the coded tiles.
+    package static func heifWithoutLibvips(_ bytes: UnsafeRawBufferPointer) -> ImageHeader? {
+        guard let items = HEIFImageItems.primaryAndThumbnail(in: BorrowedBytes(bytes: bytes)) else { return nil }
+        let size = items.primary.displaySize
+        guard size.width > 0, size.height > 0 else { return nil }
+        let profile = items.primary.iccProfile.map { !$0.isEmpty } ?? false
+        return ImageHeader(format: .heic, storedWidth: size.width, storedHeight: size.height, orientation: 1,
+                           bands: 3, hasAlpha: false, colourSpace: .rgb, hasProfile: profile)
+    }
+
     /// The load operation for `bytes`, with its input set: for ICO, the largest image of the
     /// icon (ImageMagick's page of the same index); BMP and ICO through ImageMagick's loader,
     /// made available on first use; Netpbm and PFM through a source over the bytes; OpenEXR

@@ -77,7 +77,13 @@ enum StillDecoding {
             Result { () throws(VipsError) in try ImageHeaderReader.read(raw, format: format) }
         }
         do throws(VipsError) { header = try read.get() } catch {
-            throw HeaderReadFailure.error(file: name, format: format, bytes: bytes, libvipsMessage: error.message)
+            let failure = HeaderReadFailure.error(file: name, format: format, bytes: bytes, libvipsMessage: error.message)
+            // A HEIC that libvips refuses but the libavcodec path reads (see heifWithoutLibvips)
+            // goes on, with libvips' refusal kept as a warning.
+            guard format == .heic,
+                  let own = bytes.withUnsafeBytes({ ImageHeaderReader.heifWithoutLibvips($0) }) else { throw failure }
+            header = own
+            result.warnings = (result.warnings ?? []) + ["probe: \(failure.message); read from the file's own HEIF boxes instead"]
         }
         if let sidecarOrientation, header.orientation == 1, sidecarOrientation != 1 {
             header.orientation = sidecarOrientation
