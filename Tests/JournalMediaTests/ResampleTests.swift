@@ -184,6 +184,63 @@ import Testing
         #expect(!SRGBProfileMatch.matches(UnsafeRawBufferPointer(start: nil, count: 0)))
     }
 
+    /// A small image's profile conversion straight through lcms, unoptimised
+    /// (`DirectProfileTransform`), lands within one level of libvips' `icc_transform` of the
+    /// same pixels with the same profile (Display P3 here), and does change the pixels.
+    @Test func directProfileConversionMatchesIccTransformWithinOneLevel() throws {
+        let photo = try decoded("orientation-6-gps-p3.jpg")
+        let small = try #require(try InMemoryResize.resized(photo, width: 200, height: 300))
+        var data: UnsafeRawPointer?
+        var length = 0
+        #expect(vips_image_get_blob(photo.pointer, VIPS_META_ICC_NAME, &data, &length) == 0)
+        let profile = UnsafeRawBufferPointer(start: try #require(data), count: length)
+        let direct = try #require(try DirectProfileTransform.toSRGB(small, profile: profile))
+        vips_image_set_blob_copy(small.pointer, VIPS_META_ICC_NAME, profile.baseAddress, profile.count)
+        let icc = try VipsOperationCall("icc_transform")
+        try icc.set("in", .image(small))
+        try icc.set("embedded", .bool(true))
+        try icc.set("input_profile", .string("srgb"))
+        try icc.set("output_profile", .string("srgb"))
+        try icc.set("intent", .nick("relative"))
+        try icc.build()
+        let reference = try icc.outputImage().materialised()
+        let count = 200 * 300 * 3
+        let a = try #require(direct.pointer.pointee.data), b = try #require(reference.pointer.pointee.data)
+        let c = try #require(small.pointer.pointee.data)
+        var largest = 0, changed = 0
+        for i in 0..<count {
+            largest = max(largest, abs(Int(a[i]) - Int(b[i])))
+            if a[i] != c[i] { changed += 1 }
+        }
+        #expect(largest <= 1, "largest difference \(largest)")
+        #expect(changed > count / 10)
+        // Larger images are left to icc_transform.
+        #expect(try DirectProfileTransform.toSRGB(photo, profile: profile) == nil)
+    }
+
+    /// The usability check made with an unoptimised lcms transform answers as the one-pixel
+    /// `icc_transform` it replaced, for a usable profile (Display P3) and for profiles lcms
+    /// cannot convert from (a device link, a named-colour profile).
+    @Test(arguments: ["orientation-6-gps-p3.jpg", "icc/link-profile.jpg", "icc/nmcl-profile.jpg"])
+    func directProfileCheckAgreesWithTheOnePixelTransform(name: String) throws {
+        let bytes = Array(try Data(contentsOf: TestSupport.sample(name)))
+        try bytes.withUnsafeBytes { buffer in
+            let load = try VipsOperationCall("jpegload_buffer")
+            try load.set("buffer", .borrowedBlob(buffer))
+            try load.build()
+            let header = try load.outputImage()
+            var data: UnsafeRawPointer?
+            var length = 0
+            #expect(vips_image_get_blob(header.pointer, VIPS_META_ICC_NAME, &data, &length) == 0)
+            let profile = try #require(data)
+            let direct = DirectProfileTransform.transformBuilds(
+                profile: UnsafeRawBufferPointer(start: profile, count: length), bands: header.bands,
+                format: header.format, interpretation: header.interpretation)
+            let libvips = ImageHeaderReader.testTransform(like: header, space: .rgb, profile: profile, length: length)
+            #expect(direct == libvips, "\(name): direct \(String(describing: direct)), libvips \(libvips)")
+        }
+    }
+
     @Test func srgbTaggedJPEGIsUprightWithItsColours() throws {
         // Stored turned 90° clockwise with orientation 8, tagged sRGB: the transform is
         // skipped, the markers must still be upright and at their sRGB values.
