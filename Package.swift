@@ -23,6 +23,10 @@ let package = Package(
         .systemLibrary(
             name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]),
+        // LittleCMS 2, already in the process through libvips (libvips-dev depends on liblcms2-dev).
+        .systemLibrary(
+            name: "CLCMS2", path: "Sources/CLCMS2", pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(
             name: "CFFmpeg", path: "Sources/CFFmpeg",
             pkgConfig: "libavformat libavcodec libavutil libswscale",
@@ -71,7 +75,7 @@ let package = Package(
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
         .target(
             name: "JournalMediaImaging",
-            dependencies: ["JournalMediaCore", "CVips", "CVipsMessages", "CPango", "CResampleKernel",
+            dependencies: ["JournalMediaCore", "CVips", "CVipsMessages", "CLCMS2", "CPango", "CResampleKernel",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Video: libav open (custom I/O), probe, poster frames, tone-mapping, cover art, and

@@ -133,13 +133,15 @@ package enum ImageHeaderReader {
         return load
     }
 
-    /// Whether the profile embedded in `image` converts to sRGB: one pixel of the image's
-    /// bands and format, carrying a copy of the profile, through the same `icc_transform` a
-    /// decode would run. Deciding this from the header means a file is decoded once, never
+    /// Whether the profile embedded in `image` converts to sRGB. Asked of lcms directly with an
+    /// unoptimised transform the way `icc_transform`'s import decides
+    /// (`DirectProfileTransform.transformBuilds`: well under a millisecond for any profile);
+    /// for layouts that does not model, one pixel of the image's bands and format, carrying a
+    /// copy of the profile, through the same `icc_transform` a decode would run (two optimised
+    /// lcms set-ups in libvips 8.14: about a millisecond for a matrix profile, ~25 ms for a
+    /// lookup-table one). Deciding this from the header means a file is decoded once, never
     /// retried without colour management after a failed decode. The answer is remembered per
-    /// profile (`ProfileUsabilityCache`): the first image with a profile pays for the test
-    /// (two lcms transform set-ups in libvips 8.14: about a millisecond for a matrix profile,
-    /// ~25 ms for a lookup-table one), later images with the same profile one hash of its bytes.
+    /// profile (`ProfileUsabilityCache`); later images with the same profile pay one hash of its bytes.
     static func profileConverts(like image: VipsImageHandle, space: ImageHeader.ColourSpace) -> Bool {
         var length = 0
         var data: UnsafeRawPointer?
@@ -152,12 +154,15 @@ package enum ImageHeaderReader {
             format: Int(image.format.rawValue), interpretation: Int(image.interpretation.rawValue),
             cmyk: space == .cmyk)
         return ProfileUsabilityCache.converts(key) {
-            testTransform(like: image, space: space, profile: data, length: length)
+            DirectProfileTransform.transformBuilds(
+                profile: UnsafeRawBufferPointer(start: data, count: length), bands: image.bands,
+                format: image.format, interpretation: image.interpretation)
+                ?? testTransform(like: image, space: space, profile: data, length: length)
         }
     }
 
     /// The one-pixel `icc_transform` behind `profileConverts`: true when it builds and runs.
-    private static func testTransform(like image: VipsImageHandle, space: ImageHeader.ColourSpace,
+    static func testTransform(like image: VipsImageHandle, space: ImageHeader.ColourSpace,
                                       profile data: UnsafeRawPointer, length: Int) -> Bool {
         do throws(VipsError) {
             let black = try VipsOperationCall("black")

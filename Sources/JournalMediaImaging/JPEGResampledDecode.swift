@@ -5,7 +5,8 @@ import JournalMediaCore
 /// 1/2, 1/4, 1/8) that still covers the target box, the remaining 0.5–1× reduction by
 /// `InMemoryResize` (not libvips' `thumbnail`, whose scalar `reduce` cost more than the
 /// decode on 2–8 MP photos), then, on the small image, the ICC conversion to sRGB (skipped
-/// for sRGB-equivalent profiles, `SRGBProfileMatch`) and the EXIF orientation.
+/// for sRGB-equivalent profiles, `SRGBProfileMatch`; straight through lcms for images of at
+/// most `DirectProfileTransform.maxPixels`) and the EXIF orientation.
 ///
 /// Runs on the calling thread inside `ImageDecoder.decode`; costs one decode at the DCT
 /// scale (held in memory, at most 4× the target's pixels), one resample, and the transform
@@ -42,7 +43,9 @@ enum JPEGResampledDecode {
             image = resized
             if transform { try copyProfile(from: loaded, to: image) }
         }
-        if transform {
+        if transform, let direct = try directlyConverted(image, profileOf: loaded) {
+            image = direct
+        } else if transform {
             let icc = try VipsOperationCall("icc_transform")
             try icc.set("in", .image(image))
             try icc.set("embedded", .bool(true))
@@ -59,6 +62,20 @@ enum JPEGResampledDecode {
             memory.removeField(field)
         }
         return DecodedImage(image: memory, hasRealTransparency: false)
+    }
+
+    /// `image` converted to sRGB by `DirectProfileTransform` from `source`'s embedded profile,
+    /// when the image is small enough for that (nil otherwise: `icc_transform` converts it).
+    private static func directlyConverted(_ image: VipsImageHandle,
+                                          profileOf source: VipsImageHandle) throws(VipsError) -> VipsImageHandle? {
+        guard image.width * image.height <= DirectProfileTransform.maxPixels else { return nil }
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard vips_image_get_blob(source.pointer, VIPS_META_ICC_NAME, &data, &length) == 0, let data else {
+            _ = VipsRuntime.takeErrorBuffer()
+            return nil
+        }
+        return try DirectProfileTransform.toSRGB(image, profile: UnsafeRawBufferPointer(start: data, count: length))
     }
 
     /// Attaches a copy of `source`'s embedded ICC profile to `image` (an image this code made).

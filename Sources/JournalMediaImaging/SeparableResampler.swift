@@ -4,7 +4,8 @@ import Foundation
 /// A Lanczos-3 downscaler for 8-bit interleaved pixels (1–4 bands) in memory: separable,
 /// in 16-bit fixed point (weights × 2^14, an intermediate row with 6 fractional bits),
 /// vertical pass first over whole rows, then a horizontal pass over 4-lane pixels. The inner
-/// loops are `CResampleKernel`'s SSE2 `pmaddwd` multiply-adds (two products per 32-bit lane).
+/// loops are `CResampleKernel`'s SSE2 `pmaddwd` multiply-adds (two products per 32-bit lane),
+/// AVX2 when the CPU has it (four taps per step horizontally, 32 bytes per step vertically).
 ///
 /// Used instead of libvips 8.14's `reduce` (scalar C) for every rendition resize and the
 /// JPEG decode's remaining 0.5–1× reduction after DCT scaling. Runs on the calling thread;
@@ -18,7 +19,8 @@ package enum SeparableResampler {
     struct Taps {
         var first: [Int32] = []
         var count: [Int32] = []
-        /// Weights × 2^14, `stride` (even) per output position, zero-padded, summing to 16384.
+        /// Weights × 2^14, `stride` (a multiple of 4, as the AVX2 kernel reads four) per output
+        /// position, zero-padded, summing to 16384.
         var weights: [Int16] = []
         var stride = 0
     }
@@ -59,7 +61,7 @@ package enum SeparableResampler {
         let positions = (0..<outSize).map { realTaps(inSize: inSize, outSize: outSize, position: $0, extent: extent) }
         let widest = positions.map(\.weights.count).max() ?? 0
         var taps = Taps()
-        taps.stride = (widest + 1) & ~1
+        taps.stride = (widest + 3) & ~3
         taps.weights = [Int16](repeating: 0, count: outSize * taps.stride)
         taps.first.reserveCapacity(outSize)
         taps.count.reserveCapacity(outSize)
@@ -107,10 +109,10 @@ package enum SeparableResampler {
         let horizontal = taps(inSize: width, outSize: outWidth, extent: usable?.width)
         let rowLength = width * bands
         // One row of vertical sums (interleaved as the source), and the same row as 4 lanes per
-        // pixel; both with two zero pixels after the row (the kernel reads one past an odd tap
-        // count; with 4 bands the sums are its input).
-        var sums = [Int16](repeating: 0, count: rowLength + 8)
-        var lanes = [Int16](repeating: 0, count: (width + 2) * 4)
+        // pixel; both with four zero pixels after the row (the horizontal kernel reads up to
+        // three past a tap count that is not a multiple of 4; with 4 bands the sums are its input).
+        var sums = [Int16](repeating: 0, count: rowLength + 16)
+        var lanes = [Int16](repeating: 0, count: (width + 4) * 4)
         sums.withUnsafeMutableBufferPointer { sumBuffer in
             lanes.withUnsafeMutableBufferPointer { laneBuffer in
                 vertical.weights.withUnsafeBufferPointer { vw in
@@ -124,7 +126,7 @@ package enum SeparableResampler {
                                 for y in 0..<outHeight {
                                     jm_resample_vertical_row(source, rowLength, Int(vertical.first[y]),
                                                              Int(vertical.count[y]), vWeights + y * vertical.stride, sum)
-                                    if bands != 4 { spread(sum, bands: bands, width: width, into: lane) }
+                                    if bands != 4 { jm_spread_lanes(sum, width, bands, lane) }
                                     jm_resample_horizontal_row(pixels, outWidth, hFirst, hCount, hWeights,
                                                                horizontal.stride, bands, output + y * outWidth * bands)
                                 }
@@ -133,22 +135,6 @@ package enum SeparableResampler {
                     }
                 }
             }
-        }
-    }
-
-    /// The row of sums as 4 lanes per pixel (missing bands zero).
-    @inline(__always)
-    private static func spread(_ sum: UnsafePointer<Int16>, bands: Int, width: Int,
-                               into lane: UnsafeMutablePointer<Int16>) {
-        switch bands {
-        case 3:
-            for x in 0..<width {
-                lane[4 * x] = sum[3 * x]; lane[4 * x + 1] = sum[3 * x + 1]; lane[4 * x + 2] = sum[3 * x + 2]
-            }
-        case 2:
-            for x in 0..<width { lane[4 * x] = sum[2 * x]; lane[4 * x + 1] = sum[2 * x + 1] }
-        default:
-            for x in 0..<width { lane[4 * x] = sum[x] }
         }
     }
 }

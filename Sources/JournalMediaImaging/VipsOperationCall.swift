@@ -36,7 +36,7 @@ package final class VipsOperationCall {
     var retained: [AnyObject] = []
 
     package init(_ name: String) throws(VipsError) {
-        try VipsRuntime.ensure()
+        try VipsRuntime.ensure(operation: name)
         guard let operation = vips_operation_new(name) else {
             throw VipsError(message: "libvips has no operation \(name): \(VipsRuntime.failureMessage("vips_operation_new"))")
         }

@@ -9,6 +9,8 @@ import Logging
 /// several images at once), and blocks every loader the toolkit does not sniff for.
 ///
 /// Runs lazily the first time any imaging type is used; costs one `vips_init` (a few ms).
+/// The HEIF, PDF and JPEG XL modules are opened later, with the first operation that needs
+/// them (`ensure(operation:)`).
 package enum VipsRuntime {
     /// Loaders reachable from untrusted uploads. Everything else under `VipsForeignLoad`
     /// (openslide, matrix, csv, fits, analyze, raw, vips, mat) is blocked; ImageMagick's
@@ -46,13 +48,28 @@ package enum VipsRuntime {
         vips_operation_block_set("VipsForeignLoad", 1)
         for loader in allowedLoaders { vips_operation_block_set(loader, 0) }
         for loader in blockedFileLoaders { vips_operation_block_set(loader, 1) }
-        loadNeededModules()
         return true
     }()
 
     /// The loadable libvips modules the toolkit uses (Debian builds HEIF and PDF support as
     /// modules), each with an operation it provides.
     static let neededModules = [("vips-heif", "heifload"), ("vips-poppler", "pdfload"), ("vips-jxl", "jxlload")]
+
+    /// Prefixes of the operations those modules provide (heifload…, heifsave…, pdfload…,
+    /// jxlload…, jxlsave…): creating one of them loads the modules first (`ensure(operation:)`).
+    static let moduleOperationPrefixes = ["heif", "pdf", "jxl"]
+
+    /// The modules opened on first need, not in `vips_init`: mapping libheif, poppler and
+    /// libjxl with their dependencies (and running their constructors) was ~30 ms of CPU per
+    /// process, about a third of the CLI's start-up, paid even by runs of JPEGs and PNGs only
+    /// (Benchmarks/RESULTS.md). Every image reaches these formats through an operation named
+    /// for them (the header read names the loader), so loading here is in time.
+    /// Thread-safe (a Swift static); costs the modules' load once.
+    private static let modulesLoaded: Bool = {
+        guard initialised else { return false }
+        loadNeededModules()
+        return true
+    }()
 
     /// libvips 8.14 reads BMP and ICO only through its ImageMagick loader (`vips -l`: no
     /// bmpload or icoload). ImageMagick is large and slow to map, so its module is opened
@@ -81,6 +98,7 @@ package enum VipsRuntime {
 
     /// Opens each needed module that `vips_init` did not load (because
     /// `LibvipsModules.loadOnlyNeeded()` kept it from loading any). A no-op otherwise.
+    /// Called once, by `modulesLoaded`.
     private static func loadNeededModules() {
         guard let folder = modulesFolder() else { return }
         for (module, operation) in neededModules where vips_type_find("VipsOperation", operation) == 0 {
@@ -104,6 +122,20 @@ package enum VipsRuntime {
     /// Makes sure libvips is initialised; throws if it could not be.
     static func ensure() throws(VipsError) {
         guard initialised else { throw VipsError(message: "libvips failed to initialise: \(failureMessage("vips_init"))") }
+    }
+
+    /// `ensure()`, and for an operation that a module provides (`moduleOperationPrefixes`),
+    /// the modules loaded first. A string prefix test per call otherwise.
+    static func ensure(operation name: String) throws(VipsError) {
+        try ensure()
+        if moduleOperationPrefixes.contains(where: { name.hasPrefix($0) }) { _ = modulesLoaded }
+    }
+
+    /// Loads the HEIF, PDF and JPEG XL modules now if they are not yet (for code that reaches
+    /// them other than through an operation named for them, e.g. `--version` listings).
+    package static func loadModules() throws(VipsError) {
+        try ensure()
+        _ = modulesLoaded
     }
 
     private static let errorLock = NSLock()

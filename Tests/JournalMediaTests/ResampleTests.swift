@@ -1,3 +1,4 @@
+import CResampleKernel
 import CVips
 import Foundation
 import Testing
@@ -181,6 +182,36 @@ import Testing
     }
 
     /// The analysis pixels' RGB shortcut gives exactly the general box average's cells.
+    /// The AVX2 kernels (four taps per step horizontally, 32 bytes per step vertically, a
+    /// byte shuffle for the 3-band spread) give the SSE2 kernels' output bit for bit: every band
+    /// count, odd and even sizes, tap counts that are and are not multiples of four. On a CPU
+    /// without AVX2 both runs take the SSE2 path and the test is trivially true.
+    @Test(arguments: [(1, 61, 37, 29, 20), (2, 97, 61, 40, 33), (3, 301, 203, 233, 157),
+                      (3, 300, 200, 96, 64), (4, 129, 77, 128, 3), (3, 17, 9, 1, 1)])
+    func avx2KernelsMatchSSE2BitForBit(bands: Int, width: Int, height: Int, outWidth: Int, outHeight: Int) {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let source = (0..<(width * height * bands)).map { i -> UInt8 in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            // Noise over a ramp: hard edges and every level, so saturation and rounding are hit.
+            return UInt8(truncatingIfNeeded: Int(state >> 59) &* 17 &+ (i % (width * bands)) &* 3)
+        }
+        func resize() -> [UInt8] {
+            source.withUnsafeBufferPointer { buffer in
+                SeparableResampler.resize(buffer.baseAddress!, width: width, height: height, bands: bands,
+                                          outWidth: outWidth, outHeight: outHeight)
+            }
+        }
+        let before = jm_resample_avx2(-1)
+        _ = jm_resample_avx2(0)
+        let sse2 = resize()
+        _ = jm_resample_avx2(1)
+        let avx2 = resize()
+        _ = jm_resample_avx2(Int32(before))
+        #expect(sse2 == avx2)
+        // Not a constant image (the 1×1 case aside): the comparison covered real detail.
+        if outWidth * outHeight > 16 { #expect(Set(avx2).count > 20) }
+    }
+
     @Test(arguments: [(400, 600), (97, 61), (1, 1), (399, 3)])
     func opaqueBoxAverageEqualsTheGeneralOne(width: Int, height: Int) throws {
         let photo = try decoded("orientation-6-gps-p3.jpg")
@@ -211,6 +242,63 @@ import Testing
             #expect(other.hasProfile && !other.profileIsSRGB, "\(name)")
         }
         #expect(!SRGBProfileMatch.matches(UnsafeRawBufferPointer(start: nil, count: 0)))
+    }
+
+    /// A small image's profile conversion straight through lcms, unoptimised
+    /// (`DirectProfileTransform`), lands within one level of libvips' `icc_transform` of the
+    /// same pixels with the same profile (Display P3 here), and does change the pixels.
+    @Test func directProfileConversionMatchesIccTransformWithinOneLevel() throws {
+        let photo = try decoded("orientation-6-gps-p3.jpg")
+        let small = try #require(try InMemoryResize.resized(photo, width: 200, height: 300))
+        var data: UnsafeRawPointer?
+        var length = 0
+        #expect(vips_image_get_blob(photo.pointer, VIPS_META_ICC_NAME, &data, &length) == 0)
+        let profile = UnsafeRawBufferPointer(start: try #require(data), count: length)
+        let direct = try #require(try DirectProfileTransform.toSRGB(small, profile: profile))
+        vips_image_set_blob_copy(small.pointer, VIPS_META_ICC_NAME, profile.baseAddress, profile.count)
+        let icc = try VipsOperationCall("icc_transform")
+        try icc.set("in", .image(small))
+        try icc.set("embedded", .bool(true))
+        try icc.set("input_profile", .string("srgb"))
+        try icc.set("output_profile", .string("srgb"))
+        try icc.set("intent", .nick("relative"))
+        try icc.build()
+        let reference = try icc.outputImage().materialised()
+        let count = 200 * 300 * 3
+        let a = try #require(direct.pointer.pointee.data), b = try #require(reference.pointer.pointee.data)
+        let c = try #require(small.pointer.pointee.data)
+        var largest = 0, changed = 0
+        for i in 0..<count {
+            largest = max(largest, abs(Int(a[i]) - Int(b[i])))
+            if a[i] != c[i] { changed += 1 }
+        }
+        #expect(largest <= 1, "largest difference \(largest)")
+        #expect(changed > count / 10)
+        // Larger images are left to icc_transform.
+        #expect(try DirectProfileTransform.toSRGB(photo, profile: profile) == nil)
+    }
+
+    /// The usability check made with an unoptimised lcms transform answers as the one-pixel
+    /// `icc_transform` it replaced, for a usable profile (Display P3) and for profiles lcms
+    /// cannot convert from (a device link, a named-colour profile).
+    @Test(arguments: ["orientation-6-gps-p3.jpg", "icc/link-profile.jpg", "icc/nmcl-profile.jpg"])
+    func directProfileCheckAgreesWithTheOnePixelTransform(name: String) throws {
+        let bytes = Array(try Data(contentsOf: TestSupport.sample(name)))
+        try bytes.withUnsafeBytes { buffer in
+            let load = try VipsOperationCall("jpegload_buffer")
+            try load.set("buffer", .borrowedBlob(buffer))
+            try load.build()
+            let header = try load.outputImage()
+            var data: UnsafeRawPointer?
+            var length = 0
+            #expect(vips_image_get_blob(header.pointer, VIPS_META_ICC_NAME, &data, &length) == 0)
+            let profile = try #require(data)
+            let direct = DirectProfileTransform.transformBuilds(
+                profile: UnsafeRawBufferPointer(start: profile, count: length), bands: header.bands,
+                format: header.format, interpretation: header.interpretation)
+            let libvips = ImageHeaderReader.testTransform(like: header, space: .rgb, profile: profile, length: length)
+            #expect(direct == libvips, "\(name): direct \(String(describing: direct)), libvips \(libvips)")
+        }
     }
 
     @Test func srgbTaggedJPEGIsUprightWithItsColours() throws {

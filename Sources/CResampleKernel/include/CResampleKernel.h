@@ -1,8 +1,8 @@
 // The inner loops of JournalMediaImaging's Lanczos resampler (`SeparableResampler`) in
 // 16-bit fixed point: weights scaled by 2^14 (each position's weights sum to exactly 16384),
 // an intermediate row with 6 fractional bits. On x86-64 the multiply-adds are SSE2 `pmaddwd`
-// (two 16-bit products summed into 32 bits per lane); elsewhere the same arithmetic in
-// plain C, bit for bit. Swift code calls these with buffers it owns; nothing is allocated.
+// (two 16-bit products summed into 32 bits per lane), or their AVX2 forms when the CPU has
+// AVX2 (chosen at run time); elsewhere the same arithmetic in plain C, bit for bit. Swift code calls these with buffers it owns; nothing is allocated.
 #ifndef JOURNALMEDIA_CRESAMPLEKERNEL_H
 #define JOURNALMEDIA_CRESAMPLEKERNEL_H
 #include <stddef.h>
@@ -20,10 +20,23 @@ void jm_resample_vertical_row(const uint8_t *source, size_t rowLength, size_t fi
                               const int16_t *weights, int16_t *out);
 
 /// One output row of the horizontal pass over 4-lane pixels (`pixels`: 4 int16 per pixel,
-/// readable up to first[x] + count[x] + 1 pixels): for each output x, the sum over its taps,
-/// rounded, clamped to 0…255, of which the first `bands` lanes are written to out[x · bands].
-/// Weights: `stride` (even) per output position, zero beyond count[x].
+/// readable up to pixel first[x] + count[x] + 3, which the AVX2 path reads four at a time):
+/// for each output x, the sum over its taps, rounded, clamped to 0…255, of which the first
+/// `bands` lanes are written to out[x · bands]. Weights: `stride` (a multiple of 4) per
+/// output position, zero beyond count[x].
 void jm_resample_horizontal_row(const int16_t *pixels, size_t outWidth, const int32_t *first,
                                 const int32_t *count, const int16_t *weights, size_t stride,
                                 size_t bands, uint8_t *out);
+
+/// A row of vertical sums with `bands` (1–3) interleaved channels spread to 4 lanes per pixel
+/// for `jm_resample_horizontal_row`: lanes[4x + c] = sums[bands · x + c]; with 3 bands lane 3
+/// is set to 0, with fewer the other lanes are left as they are. `sums` must be readable 8
+/// bytes past its `width · bands` values (the AVX2 path loads 16 bytes per two pixels).
+void jm_spread_lanes(const int16_t *sums, size_t width, size_t bands, int16_t *lanes);
+
+/// Whether the AVX2 paths run: 0 turns them off (SSE2 or plain C from then on), 1 back on
+/// when the CPU has AVX2, -1 only asks; returns the state before the call. Process-wide, for
+/// tests and benchmarks that compare the paths (their output is the same bit for bit); the
+/// environment variable JM_RESAMPLE_FORCE_SSE2 sets 0 at the first resize.
+int jm_resample_avx2(int enable);
 #endif

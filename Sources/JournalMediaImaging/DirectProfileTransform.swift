@@ -1,0 +1,123 @@
+import CLCMS2
+import CVips
+
+/// Colour management of small images through LittleCMS directly, with the transform left
+/// unoptimised (`cmsFLAGS_NOOPTIMIZE`).
+///
+/// Why: libvips 8.14's `icc_transform` always lets lcms optimise, which for a lookup-table
+/// profile means sampling the whole pipeline into a device-link table (tens of thousands of
+/// grid points) before the first pixel: ~25 ms per transform, two transforms per
+/// `icc_transform`. On a 150×103 JPEG with a v4 "preference" profile that was 76 ms of
+/// decode for 15 k pixels; an unoptimised transform evaluates the pipeline per pixel instead,
+/// which is cheaper below `maxPixels` (figures in Benchmarks/RESULTS.md). Larger images keep
+/// `icc_transform`, whose table pays off.
+///
+/// Both entry points run on the calling thread and allocate nothing but lcms' objects and
+/// the output image; they answer nil when they do not apply, and the caller keeps its libvips
+/// path.
+enum DirectProfileTransform {
+    /// Largest image (in pixels) converted here: 128 Ki pixels, about 418×313.
+    static let maxPixels = 128 * 1024
+
+    /// libvips' built-in sRGB profile (`profile_load("srgb")`), the output profile its
+    /// `icc_transform` uses for `srgb`, so both paths aim at the same profile. Loaded once;
+    /// nil when libvips cannot give it.
+    private static let srgbProfile: [UInt8]? = {
+        do throws(VipsError) {
+            let load = try VipsOperationCall("profile_load")
+            try load.set("name", .string("srgb"))
+            try load.build()
+            return try load.outputBytes("profile")
+        } catch {
+            return nil
+        }
+    }()
+
+    /// `image` (8-bit RGB, 3 bands, pixels in memory, at most `maxPixels`) converted from the
+    /// RGB `profile` to 8-bit sRGB, relative colorimetric intent (as the decode's
+    /// `icc_transform`), as a new memory image tagged sRGB. Nil when it does not apply: a
+    /// larger image, another layout, a profile lcms cannot open or that is not RGB, or a
+    /// transform lcms cannot build (the caller's `icc_transform` then decides, as before).
+    /// Costs the transform's set-up (unoptimised: well under a millisecond for matrix and
+    /// lookup-table profiles alike) and one pipeline evaluation per pixel.
+    static func toSRGB(_ image: VipsImageHandle, profile: UnsafeRawBufferPointer) throws(VipsError) -> VipsImageHandle? {
+        let pixels = image.width * image.height
+        guard image.bands == 3, image.format == VIPS_FORMAT_UCHAR, pixels <= maxPixels,
+              image.pointer.pointee.Coding == VIPS_CODING_NONE,
+              let source = image.pointer.pointee.data, let srgb = srgbProfile,
+              let base = profile.baseAddress, profile.count > 0 else { return nil }
+        guard let input = cmsOpenProfileFromMem(base, cmsUInt32Number(profile.count)) else {
+            _ = VipsRuntime.takeErrorBuffer()
+            return nil
+        }
+        defer { cmsCloseProfile(input) }
+        guard cmsGetColorSpace(input) == cmsSigRgbData else { return nil }
+        let output = srgb.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
+        guard let output else { return nil }
+        defer { cmsCloseProfile(output) }
+        guard let transform = cmsCreateTransform(input, JM_TYPE_RGB_8, output, JM_TYPE_RGB_8,
+                                                 cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC),
+                                                 cmsUInt32Number(cmsFLAGS_NOOPTIMIZE | cmsFLAGS_NOCACHE)) else {
+            // lcms reported why through libvips' error handler; the caller's path decides.
+            _ = VipsRuntime.takeErrorBuffer()
+            return nil
+        }
+        defer { cmsDeleteTransform(transform) }
+        let converted = try VipsImageHandle.memoryImage(width: image.width, height: image.height, bands: 3,
+                                                        interpretation: VIPS_INTERPRETATION_sRGB)
+        guard let target = converted.pointer.pointee.data else {
+            throw VipsError(message: "the new \(image.width)×\(image.height) memory image has no buffer")
+        }
+        cmsDoTransform(transform, source, target, cmsUInt32Number(pixels))
+        return converted
+    }
+
+    /// Whether libvips' `icc_transform` of an image of this layout with this embedded profile
+    /// (fallback `srgb`, or `cmyk` for CMYK) builds, answered the way its import step decides:
+    /// a profile lcms cannot open, or one whose colour space does not fit the image's bands,
+    /// is replaced by the fallback (so the transform builds: true); otherwise it builds when
+    /// lcms builds the profile → Lab transform for the pixel format. The transform is made
+    /// unoptimised, which finds the same failures (unreadable tags, unsupported classes)
+    /// without the optimisation's cost. Nil for layouts it does not model (float, Lab, XYZ or
+    /// other colour-space profiles): the caller's one-pixel `icc_transform` answers those.
+    static func transformBuilds(profile: UnsafeRawBufferPointer, bands: Int, format: VipsBandFormat,
+                                interpretation: VipsInterpretation) -> Bool? {
+        guard format == VIPS_FORMAT_UCHAR || format == VIPS_FORMAT_USHORT,
+              let base = profile.baseAddress, profile.count > 0 else { return nil }
+        let sixteen = format == VIPS_FORMAT_USHORT
+        // libvips' bands expected from the interpretation (vips_image_expected_bands).
+        let expected: Int
+        switch interpretation {
+        case VIPS_INTERPRETATION_B_W, VIPS_INTERPRETATION_GREY16: expected = 1
+        case VIPS_INTERPRETATION_sRGB, VIPS_INTERPRETATION_RGB, VIPS_INTERPRETATION_RGB16: expected = 3
+        case VIPS_INTERPRETATION_CMYK: expected = 4
+        default: return nil
+        }
+        guard let input = cmsOpenProfileFromMem(base, cmsUInt32Number(profile.count)) else {
+            _ = VipsRuntime.takeErrorBuffer()
+            return true   // "corrupt embedded profile": the fallback profile is used
+        }
+        defer { cmsCloseProfile(input) }
+        let pixelFormat: cmsUInt32Number
+        let needs: Int
+        switch cmsGetColorSpace(input) {
+        case cmsSigRgbData: needs = 3; pixelFormat = sixteen ? JM_TYPE_RGB_16 : JM_TYPE_RGB_8
+        case cmsSigCmykData: needs = 4; pixelFormat = sixteen ? JM_TYPE_CMYK_16 : JM_TYPE_CMYK_8
+        case cmsSigGrayData: needs = 1; pixelFormat = sixteen ? JM_TYPE_GRAY_16 : JM_TYPE_GRAY_8
+        default: return nil
+        }
+        guard min(expected, bands) == needs else { return true }   // incompatible: the fallback is used
+        var white = cmsCIExyY()
+        cmsWhitePointFromTemp(&white, 6500)
+        guard let lab = cmsCreateLab4Profile(&white) else { return nil }
+        defer { cmsCloseProfile(lab) }
+        guard let transform = cmsCreateTransform(input, pixelFormat, lab, JM_TYPE_Lab_16,
+                                                 cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC),
+                                                 cmsUInt32Number(cmsFLAGS_NOOPTIMIZE | cmsFLAGS_NOCACHE)) else {
+            _ = VipsRuntime.takeErrorBuffer()
+            return false
+        }
+        cmsDeleteTransform(transform)
+        return true
+    }
+}
