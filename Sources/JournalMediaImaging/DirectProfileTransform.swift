@@ -74,12 +74,13 @@ enum DirectProfileTransform {
 
     /// Whether libvips' `icc_transform` of an image of this layout with this embedded profile
     /// (fallback `srgb`, or `cmyk` for CMYK) builds, answered the way its import step decides:
-    /// a profile lcms cannot open, or one whose colour space does not fit the image's bands,
-    /// is replaced by the fallback (so the transform builds: true); otherwise it builds when
+    /// a profile whose colour space does not fit the image's bands is replaced by the fallback
+    /// (so the transform builds: true); otherwise it builds when
     /// lcms builds the profile → Lab transform for the pixel format. The transform is made
     /// unoptimised, which finds the same failures (unreadable tags, unsupported classes)
-    /// without the optimisation's cost. Nil for layouts it does not model (float, Lab, XYZ or
-    /// other colour-space profiles): the caller's one-pixel `icc_transform` answers those.
+    /// without the optimisation's cost. Nil for what it does not model (float, Lab, XYZ or other
+    /// colour-space profiles, a profile lcms cannot open): the caller's one-pixel
+    /// `icc_transform` answers those.
     static func transformBuilds(profile: UnsafeRawBufferPointer, bands: Int, format: VipsBandFormat,
                                 interpretation: VipsInterpretation) -> Bool? {
         guard format == VIPS_FORMAT_UCHAR || format == VIPS_FORMAT_USHORT,
@@ -94,8 +95,11 @@ enum DirectProfileTransform {
         default: return nil
         }
         guard let input = cmsOpenProfileFromMem(base, cmsUInt32Number(profile.count)) else {
+            // A profile lcms cannot open: libvips 8.14 does not always fall back to `srgb`
+            // then ("unable to load or find any compatible input profile" for Pillow's
+            // icc-after-SOF.jpg), so the caller's one-pixel icc_transform decides.
             _ = VipsRuntime.takeErrorBuffer()
-            return true   // "corrupt embedded profile": the fallback profile is used
+            return nil
         }
         defer { cmsCloseProfile(input) }
         let pixelFormat: cmsUInt32Number

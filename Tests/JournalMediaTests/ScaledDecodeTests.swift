@@ -75,4 +75,32 @@ extension ImageHeaderReader {
         for (got, want) in zip(corner, [30.0, 30, 200]) { #expect(abs(got - want) < 12, "\(name) corner \(corner)") }
         for (got, want) in zip(body, [200.0, 30, 30]) { #expect(abs(got - want) < 12, "\(name) body \(body)") }
     }
+
+    /// A grey JPEG whose ICC segment holds 7 bytes that are no profile (as Pillow's
+    /// icc-after-SOF.jpg): lcms cannot open it, and libvips 8.14's icc_transform then fails
+    /// ("unable to load or find any compatible input profile") instead of falling back, so the
+    /// header's usability check must say unusable and the pixels are taken as they are.
+    @Test func aProfileLcmsCannotOpenIsIgnored() async throws {
+        let black = try VipsOperationCall("black")
+        try black.set("width", .int(10))
+        try black.set("height", .int(10))
+        try black.build()
+        let grey = try VipsOperationCall("linear")
+        try grey.set("in", .image(try black.outputImage()))
+        try grey.set("a", .doubles([1]))
+        try grey.set("b", .doubles([120]))
+        try grey.set("uchar", .bool(true))
+        try grey.build()
+        let save = try VipsOperationCall("jpegsave_buffer")
+        try save.set("in", .image(try grey.outputImage()))
+        try save.build()
+        let jpeg = try save.outputBytes()
+        let payload = Array("ICC_PROFILE".utf8) + [0, 1, 1] + Array("profile".utf8)
+        let segment: [UInt8] = [0xFF, 0xE2, UInt8((payload.count + 2) >> 8), UInt8((payload.count + 2) & 0xFF)] + payload
+        let tagged = Array(jpeg.prefix(2)) + segment + Array(jpeg.dropFirst(2))
+        let result = await AssetProcessor().process(data: tagged, filename: "grey-tiny-icc.jpg")
+        #expect(result.error == nil, "\(result.error?.description ?? "")")
+        let fallback = try TestImage(try #require(result.renditions.first { $0.role == "fallback" }).data)
+        for value in try fallback.pixel(5, 5) { #expect(abs(value - 120) < 3, "the grey is kept: \(value)") }
+    }
 }
