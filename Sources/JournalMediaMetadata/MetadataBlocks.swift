@@ -180,12 +180,8 @@ enum PNGChunks {
 enum RIFFChunks {
     static func blocks(in source: some ByteSource) -> MetadataBlocks {
         var blocks = MetadataBlocks()
-        var offset = 12
-        var chunks = 0
-        while chunks < 10_000, let type = source.fourCC(offset), let length = source.uint32LE(offset + 4) {
-            chunks += 1
-            let data = offset + 8
-            guard length <= source.size - data else { break }
+        walk(source, from: 12, limit: 10_000) { type, data, length in
+            guard length <= source.size - data else { return false }
             if length <= MetadataBlocks.maximumBlockSize {
                 if type == "EXIF", blocks.exif == nil, let payload = source.read(data, length) {
                     blocks.exif = MetadataBlocks.tiff(fromExifPayload: payload)
@@ -193,8 +189,27 @@ enum RIFFChunks {
                     blocks.xmp = source.read(data, length)
                 }
             }
-            offset = data + length + (length & 1)
+            return true
         }
         return blocks
+    }
+
+    /// Walks RIFF-style chunks from `start` — a four-character type, a little-endian 32-bit
+    /// length, the data, a pad byte after odd lengths — while a whole chunk header lies before
+    /// `end` (nil: the end of the file), at most `limit` of them. `visit(type, data offset,
+    /// declared length)` returns false to stop; what to do with a chunk that runs past `end`
+    /// is the caller's. Shared by WebP's metadata chunks and a WAV's dates (`RIFFWaveDate`,
+    /// top level and `LIST` subchunks). Costs one 8-byte read per chunk.
+    static func walk(_ source: some ByteSource, from start: Int, to end: Int? = nil, limit: Int,
+                     _ visit: (_ type: String, _ data: Int, _ length: Int) -> Bool) {
+        let end = end ?? source.size
+        var offset = start
+        var chunks = 0
+        while chunks < limit, offset + 8 <= end, let type = source.fourCC(offset), let length = source.uint32LE(offset + 4) {
+            chunks += 1
+            let data = offset + 8
+            guard visit(type, data, length) else { return }
+            offset = data + length + (length & 1)
+        }
     }
 }

@@ -8,8 +8,8 @@ import JournalMediaCore
 /// `LIST`/`exif` chunk (`etim`), as ExifTool's DateTimeOriginal composite does.
 ///
 /// Used by the capture-date reader for `.wav` files (libav exports `ICRD` only, and not the
-/// camera's time); costs a walk of the top-level chunk headers (at most 1,000, each inside
-/// the file) and small reads of the three chunks.
+/// camera's time); costs a walk of the top-level chunk headers (`RIFFChunks.walk`, at most
+/// 1,000) and small reads of the three chunks.
 package enum RIFFWaveDate {
     /// The date text ("YYYY-MM-DD HH:MM:SS" or a date alone) and its source name, or nil.
     package static func find(in source: some ByteSource) -> (text: String, source: String)? {
@@ -17,29 +17,28 @@ package enum RIFFWaveDate {
               head[8..<12].elementsEqual("WAVE".utf8) else { return nil }
         var created: String?
         var cameraTime: String?
-        var offset = 12
-        var chunks = 0
-        while chunks < 1_000, let id = source.read(offset, 4), let size = source.uint32LE(offset + 4) {
-            chunks += 1
-            let body = offset + 8
+        var broadcast: (text: String, source: String)?
+        RIFFChunks.walk(source, from: 12, limit: 1_000) { type, body, size in
             let inFile = min(size, max(0, source.size - body))
-            switch String(decoding: id, as: UTF8.self) {
+            switch type {
             case "bext" where inFile >= 338:
                 if let date = text(source, body + 320, 10), let time = text(source, body + 330, 8),
                    date.count == 10, time.count == 8 {
                     let clock = time.replacingOccurrences(of: "-", with: ":").replacingOccurrences(of: ".", with: ":")
-                    return ("\(date) \(clock)", "riff.bext.OriginationDate")
+                    broadcast = ("\(date) \(clock)", "riff.bext.OriginationDate")
+                    return false
                 }
             case "LIST" where inFile >= 4:
-                let kind = source.read(body, 4).map { String(decoding: $0, as: UTF8.self) }
+                let kind = source.fourCC(body)
                 for (name, value) in subchunks(source, from: body + 4, to: body + inFile) {
                     if kind == "INFO", name == "ICRD", created == nil { created = value }
                     if kind == "exif", name == "etim", cameraTime == nil { cameraTime = value }
                 }
             default: break
             }
-            offset = body + size + (size & 1)
+            return true
         }
+        if let broadcast { return broadcast }
         guard var created, !created.isEmpty else { return nil }
         if created.count == 10, let cameraTime, cameraTime.count >= 8 { created += " " + cameraTime.prefix(8) }
         return (created, "riff.DateCreated")
@@ -48,13 +47,10 @@ package enum RIFFWaveDate {
     /// The text subchunks (ID, value without trailing NULs and blanks) of a LIST between `start` and `end`.
     private static func subchunks(_ source: some ByteSource, from start: Int, to end: Int) -> [(String, String)] {
         var found: [(String, String)] = []
-        var offset = start
-        while found.count < 200, offset + 8 <= end, let id = source.read(offset, 4),
-              let size = source.uint32LE(offset + 4), size <= end - offset - 8 {
-            if size <= 256, let value = text(source, offset + 8, size) {
-                found.append((String(decoding: id, as: UTF8.self), value))
-            }
-            offset += 8 + size + (size & 1)
+        RIFFChunks.walk(source, from: start, to: end, limit: .max) { name, data, size in
+            guard size <= end - data else { return false }
+            if size <= 256, let value = text(source, data, size) { found.append((name, value)) }
+            return found.count < 200
         }
         return found
     }
