@@ -39,13 +39,14 @@ enum JPEGResampledDecode {
         // The decoded samples show the whole stored picture at 1/shrink: a fraction of a
         // sample more than the decode holds when a side is not a multiple of the shrink.
         let extent = (Double(header.storedWidth) / Double(shrink), Double(header.storedHeight) / Double(shrink))
-        if let resized = try InMemoryResize.resized(image, width: stored.0, height: stored.1, extent: extent) {
-            image = resized
-            if transform { try copyProfile(from: loaded, to: image) }
-        }
+        let resized = try InMemoryResize.resized(image, width: stored.0, height: stored.1, extent: extent)
+        if let resized { image = resized }
         if transform, let direct = try directlyConverted(image, profileOf: loaded) {
             image = direct
         } else if transform {
+            // The resample made a new image without metadata: icc_transform reads the
+            // embedded profile from it.
+            if resized != nil { try copyProfile(from: loaded, to: image) }
             let icc = try VipsOperationCall("icc_transform")
             try icc.set("in", .image(image))
             try icc.set("embedded", .bool(true))

@@ -108,15 +108,15 @@ enum StillDecoding {
         // a request's deadline) as its parent.
         let stop = DecodeGuard(deadlineSeconds: plan.timeoutSeconds, parent: DecodeGuard.current)
         func stopped(_ reason: StopReason) -> AssetError {
-            // How far libvips had got when the guard stopped it, when it stopped inside a
-            // computation (not when the waiting side gave up first).
-            let progress = stop.computationStoppedAt.map { ", stopped \($0) % into the decode" } ?? ""
-            // The caller's stop (its cancellation, a request's deadline) in its own words.
+            // The caller's stop (its cancellation, a request's deadline) in its own words; its
+            // error already says how far the computation got (`noteComputationStopped`
+            // reaches the enclosing guards).
             if let outer = DecodeGuard.current, let outerReason = outer.stopReason {
-                var error = outer.error(file: name, stage: .decode, reason: outerReason)
-                error.message += progress
-                return error
+                return outer.error(file: name, stage: .decode, reason: outerReason)
             }
+            // How far libvips had got when this decode's own deadline stopped it, when it
+            // stopped inside a computation (not when the waiting side gave up first).
+            let progress = stop.computationStoppedAt.map { ", stopped \($0) % into the decode" } ?? ""
             let limit = String(format: "%g", plan.timeoutSeconds)
             return reason == .cancelled
                 ? fail(.decode, .cancelled, "cancelled\(progress)")
