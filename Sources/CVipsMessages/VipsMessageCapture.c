@@ -8,7 +8,6 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +79,6 @@ static inline void ensure_real(void) { pthread_once(&real_once, find_real); }
 static __thread jm_record *lent_record; // while `lent`: the record of the computation served
 static __thread int lent;               // 1 inside a wrapped callback
 static __thread int frozen;             // this thread's vips_error_freeze depth
-static atomic_ulong unattributed;
 
 static jm_record *own(void) {
     if (own_record) return own_record;
@@ -151,8 +149,6 @@ void vips_verror(const char *domain, const char *format, va_list ap) {
             size_t count = strlen(line);
             while (count > 0 && (line[count - 1] == '\n' || line[count - 1] == ' ')) count--;
             if (count > 0) record_append(record, line, count);
-        } else {
-            atomic_fetch_add_explicit(&unattributed, 1, memory_order_relaxed);
         }
     }
     if (real.verror) real.verror(domain, format, ap);
@@ -289,6 +285,3 @@ int jm_vips_messages_active(void) {
         && real.verror && real.threadpool_run && real.sink_disc;
 }
 
-unsigned long jm_vips_messages_unattributed(void) {
-    return atomic_load_explicit(&unattributed, memory_order_relaxed);
-}

@@ -15,7 +15,7 @@
 // `vips_sink_disc` return only after every worker has finished, so a lent record is always
 // alive. A message raised on a libvips thread outside those callbacks (a region's stop
 // function as a worker exits) belongs to no known computation: it goes to libvips' buffer
-// only, never to a record, and is counted (`jm_vips_messages_unattributed`).
+// only, never to a record.
 // `vips_error_freeze` is per thread here (libvips' is process-wide): a thread's frozen
 // messages are dropped for that thread only.
 //
@@ -38,9 +38,5 @@ void jm_vips_messages_clear(void);
 /// libvips binds to its own (this code loaded with dlopen RTLD_LOCAL, say): then messages are
 /// only in libvips' shared buffer.
 int jm_vips_messages_active(void);
-
-/// How many messages were raised on libvips threads outside any computation the wrappers
-/// know of (kept out of every record). For tests and diagnostics.
-unsigned long jm_vips_messages_unattributed(void);
 
 #endif
