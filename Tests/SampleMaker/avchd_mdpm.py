@@ -11,6 +11,8 @@ bytes, and inserted before the first slice of every IDR access unit.
 """
 import sys
 
+from sps_dimensions import escape  # emulation-prevention bytes, as for the SPS
+
 UUID = bytes.fromhex("17ee8c60f84d11d98cd60800200c9a66")
 
 
@@ -38,15 +40,7 @@ def sei_nal(payload):
         body += b"\xff"
         size -= 255
     body += bytes([size]) + payload + b"\x80"  # rbsp stop bit
-    escaped = bytearray()
-    zeros = 0
-    for byte in body:
-        if zeros >= 2 and byte <= 3:
-            escaped.append(3)
-            zeros = 0
-        escaped.append(byte)
-        zeros = zeros + 1 if byte == 0 else 0
-    return b"\x00\x00\x00\x01\x06" + bytes(escaped)
+    return b"\x00\x00\x00\x01\x06" + escape(body)
 
 
 def main():
