@@ -10,7 +10,7 @@ import JournalMediaCore
 /// one pass costs less than libvips' shrink + resize (whose vertical shrink is scalar code).
 /// Output at most 40 kB.
 package struct AnalysisPixels {
-    static let maxSide = 100
+    package static let maxSide = 100
 
     package let width: Int
     package let height: Int

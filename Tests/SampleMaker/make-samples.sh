@@ -110,3 +110,16 @@ python3 "$here/linear_light.py" exr "$out/formats/linear.exr"
 python3 "$here/linear_light.py" exr "$work/bright.exr" 100
 vips radsave "$work/bright.exr" "$out/formats/absolute.hdr"
 ls -l "$out" "$out/formats"
+
+# 10. JPEGs that fit the fallback's box (Samples/jpeg-reuse/): one that can be its own
+#     fallback (libjpeg Q80 4:2:0 with libvips' sRGB profile; ExifTool adds EXIF with GPS, a
+#     capture date, XMP and a comment; bytes appended after EOI stand for an MPF/motion trailer)
+#     and one at Q95 4:4:4, which must be encoded again.
+mkdir -p "$out/jpeg-reuse"
+python3 "$here/scene.py" "$work/s480.ppm" 480 360
+vips jpegsave "$work/s480.ppm" "$out/jpeg-reuse/in-box-gps.jpg" --Q 80 --profile srgb
+exiftool -q -overwrite_original -GPSLatitude=48.8584 -GPSLatitudeRef=N -GPSLongitude=2.2945 -GPSLongitudeRef=E \
+  -DateTimeOriginal="2025:06:14 18:32:05" -OffsetTimeOriginal=+02:00 -Make=TestCam -Comment="private note" \
+  -XMP-dc:Title="holiday" "$out/jpeg-reuse/in-box-gps.jpg"
+printf 'TRAILER-AFTER-EOI-0123456789' >> "$out/jpeg-reuse/in-box-gps.jpg"
+vips jpegsave "$work/s480.ppm" "$out/jpeg-reuse/in-box-q95.jpg" --Q 95 --subsample-mode off

@@ -28,7 +28,8 @@ public struct ArtworkSource: FileSource {
             throw AssetError(file: probe.name, stage: .probe, reason: .noArtwork,
                              message: "the embedded artwork is not an image this toolkit reads")
         }
-        let image = try StillDecoding.decode(cover.bytes, format: coverFormat, name: probe.name, plan: plan, into: &result)
+        let image = try StillDecoding.decode(cover.bytes, format: coverFormat, name: probe.name, plan: plan, into: &result,
+                                             reuseJPEG: true)
         if let request = plan.audioAttachment {
             let sound = try media.audioAttachment(request)
             var rendition = Rendition(role: request.role, format: .m4a, width: image.width, height: image.height,

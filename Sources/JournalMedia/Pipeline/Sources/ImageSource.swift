@@ -68,10 +68,17 @@ public struct DecodePlan: Sendable {
     }
 
     /// The size the single decode must reach for a source of `width`×`height`: the largest
-    /// box any rendition needs.
-    public func box(width: Int, height: Int, upscale: Bool) -> (width: Int, height: Int) {
+    /// box any rendition needs, leaving out the roles in `excluding` (renditions made without
+    /// the decode). With every rendition left out that way, the colour analysis' box
+    /// (`AnalysisPixels.maxSide`).
+    public func box(width: Int, height: Int, upscale: Bool,
+                    excluding roles: Set<String> = []) -> (width: Int, height: Int) {
         var decodeWidth = 1, decodeHeight = 1
-        for spec in renditions {
+        var specs = renditions.filter { !roles.contains($0.role) }
+        if specs.isEmpty, !roles.isEmpty {
+            specs = [RenditionSpec(role: "analysis", format: .webp, width: AnalysisPixels.maxSide)]
+        }
+        for spec in specs {
             let size = RenditionRenderer.scaledSize(for: spec, sourceWidth: width, sourceHeight: height,
                                                     allowUpscale: upscale)
             decodeWidth = max(decodeWidth, size.width)

@@ -31,7 +31,7 @@ public struct PhotoSource: FileSource {
         }
         result.kind = .photo
         let image = try StillDecoding.decode(bytes, format: format, name: name, plan: plan, into: &result,
-                                             sidecarOrientation: sidecarOrientation)
+                                             sidecarOrientation: sidecarOrientation, reuseJPEG: true)
         if format == .gif || format == .webp, let spec = plan.renditions.first(where: \.isNotification),
            let limit = spec.byteLimit {
             // An animation's attachment is an animated GIF; a single frame, or one that
@@ -66,9 +66,12 @@ enum StillDecoding {
     /// orientation into `result`. `sidecarOrientation` (an XMP sidecar's, see
     /// `SidecarOrientation`) is applied when the header reports none. The decode runs on its own thread (`DeadlineThread`) under
     /// its own `DecodeGuard` (the deadline; the caller's guard as parent), which
-    /// keeps `bytes` alive for as long as it runs, even past the deadline.
+    /// keeps `bytes` alive for as long as it runs, even past the deadline. With `reuseJPEG`, a
+    /// JPEG that can be its own JPEG rendition (`JPEGFallbackReuse`) is appended to
+    /// `result.renditions` as it is, and the decode only reaches the other renditions' size.
     static func decode(_ bytes: [UInt8], format: SourceFormat, name: String, plan: DecodePlan,
-                       into result: inout AssetResult, sidecarOrientation: Int? = nil) throws(AssetError) -> SourceImage {
+                       into result: inout AssetResult, sidecarOrientation: Int? = nil,
+                       reuseJPEG: Bool = false) throws(AssetError) -> SourceImage {
         func fail(_ stage: ProcessingStage, _ reason: AssetErrorReason?, _ message: String) -> AssetError {
             AssetError(file: name, stage: stage, reason: reason, message: message)
         }
@@ -98,7 +101,46 @@ enum StillDecoding {
                        "\(header.storedWidth)×\(header.storedHeight) is \(header.pixelCount) pixels, over the limit of \(plan.maxPixels)")
         }
         let upscale = format.isVector
-        let box = plan.box(width: header.displayWidth, height: header.displayHeight, upscale: upscale)
+        // JPEG renditions the source can be itself (see JPEGFallbackReuse); the decode then
+        // only needs the other renditions' size.
+        var reused: [Rendition] = []
+        if reuseJPEG, format == .jpeg {
+            reused = bytes.withUnsafeBytes { raw in
+                plan.renditions.compactMap { JPEGFallbackReuse.rendition(raw, header: header, spec: $0) }
+            }
+        }
+        let fullBox = plan.box(width: header.displayWidth, height: header.displayHeight, upscale: upscale)
+        let box = reused.isEmpty ? fullBox
+            : plan.box(width: header.displayWidth, height: header.displayHeight, upscale: upscale,
+                       excluding: Set(reused.map(\.role)))
+        var (decoded, warning) = try decodeOnItsThread(bytes, header: header, box: box, upscale: upscale, plan: plan, name: name)
+        if warning != nil, !reused.isEmpty {
+            // Damage the decoder worked around: the renditions come from the repaired pixels,
+            // at the size they need.
+            reused = []
+            if fullBox != box {
+                (decoded, warning) = try decodeOnItsThread(bytes, header: header, box: fullBox, upscale: upscale, plan: plan,
+                                                            name: name)
+            }
+        }
+        if let warning {
+            result.warnings = (result.warnings ?? []) + ["decode: \(warning) (decoded leniently, as viewers do)"]
+        }
+        result.renditions.append(contentsOf: reused)
+        // Vector sources may report a different intrinsic size once rendered; the header's wins.
+        return SourceImage(decoded: decoded, width: header.displayWidth, height: header.displayHeight, upscale: upscale)
+    }
+
+    /// One decode to `box` on its own thread (`DeadlineThread`) under its own `DecodeGuard`
+    /// (the plan's deadline; the caller's guard as parent), after `WholeImageDecodeGate`:
+    /// the pixels and the decoder's complaint when it decoded past damage.
+    private static func decodeOnItsThread(_ bytes: [UInt8], header: ImageHeader, box: (width: Int, height: Int),
+                                          upscale: Bool, plan: DecodePlan,
+                                          name: String) throws(AssetError) -> (DecodedImage, warning: String?) {
+        let format = header.format
+        func fail(_ stage: ProcessingStage, _ reason: AssetErrorReason?, _ message: String) -> AssetError {
+            AssetError(file: name, stage: stage, reason: reason, message: message)
+        }
         let wholeImage = WholeImageDecodeGate.isWholeImage(header)
         if let reason = WholeImageDecodeGate.enter(exclusive: wholeImage, unless: DecodeGuard.current),
            let outer = DecodeGuard.current {
@@ -129,20 +171,14 @@ enum StillDecoding {
                 Result { () throws(VipsError) in try lenientPixels(raw, header: header, box: box, upscale: upscale) }
             }
         }
-        let decoded: DecodedImage
         switch outcome {
         case .stopped(let reason): throw stopped(reason)
         case .finished(.success(let lenient)):
-            decoded = lenient.image
-            if let complaint = lenient.warning {
-                result.warnings = (result.warnings ?? []) + ["decode: \(complaint) (decoded leniently, as viewers do)"]
-            }
+            return (lenient.image, lenient.warning)
         case .finished(.failure(let error)):
             if let reason = stop.stopReason { throw stopped(reason) }
             throw fail(.decode, nil, "cannot decode the \(format.rawValue.uppercased()) pixels: \(error.message)")
         }
-        // Vector sources may report a different intrinsic size once rendered; the header's wins.
-        return SourceImage(decoded: decoded, width: header.displayWidth, height: header.displayHeight, upscale: upscale)
     }
 
     /// A decode and the decoder's complaint, when it had one it could decode past.
