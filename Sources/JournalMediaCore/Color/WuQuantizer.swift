@@ -44,27 +44,33 @@ package struct WuQuantizer {
         accumulate()
     }
 
-    /// Turns per-cell sums into cumulative sums over [1…l]×[1…a]×[1…b].
+    /// Turns per-cell sums into cumulative sums over [1…l]×[1…a]×[1…b], the five tables in
+    /// one pass: each table's additions are the same, in the same order, as one table at a
+    /// time, but the five running sums along `b` (a dependent chain per table) overlap.
     private mutating func accumulate() {
-        Self.accumulate(&weight)
-        Self.accumulate(&momentL)
-        Self.accumulate(&momentA)
-        Self.accumulate(&momentB)
-        Self.accumulate(&moment2)
-    }
-
-    private static func accumulate(_ table: inout [Double]) {
-        let s = side
-        table.withUnsafeMutableBufferPointer { t in
-            for l in 1..<s {
-                for a in 1..<s {
-                    for b in 1..<s { t[index(l, a, b)] += t[index(l, a, b - 1)] }
-                }
-                for a in 1..<s {
-                    for b in 1..<s { t[index(l, a, b)] += t[index(l, a - 1, b)] }
-                }
-                for a in 1..<s {
-                    for b in 1..<s { t[index(l, a, b)] += t[index(l - 1, a, b)] }
+        let s = Self.side
+        weight.withUnsafeMutableBufferPointer { w in
+            momentL.withUnsafeMutableBufferPointer { ml in
+                momentA.withUnsafeMutableBufferPointer { ma in
+                    momentB.withUnsafeMutableBufferPointer { mb in
+                        moment2.withUnsafeMutableBufferPointer { m2 in
+                            @inline(__always) func add(_ to: Int, _ from: Int) {
+                                w[to] += w[from]; ml[to] += ml[from]; ma[to] += ma[from]
+                                mb[to] += mb[from]; m2[to] += m2[from]
+                            }
+                            for l in 1..<s {
+                                for a in 1..<s {
+                                    for b in 1..<s { add(Self.index(l, a, b), Self.index(l, a, b - 1)) }
+                                }
+                                for a in 1..<s {
+                                    for b in 1..<s { add(Self.index(l, a, b), Self.index(l, a - 1, b)) }
+                                }
+                                for a in 1..<s {
+                                    for b in 1..<s { add(Self.index(l, a, b), Self.index(l - 1, a, b)) }
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
