@@ -1,7 +1,7 @@
 import CFFmpeg
 import JournalMediaCore
 
-/// 8-bit planar YUV (or grey) pixels as swscale takes them: up to four plane pointers with
+/// 8-bit planar YUV (or grey) pixels as libav lays them out: up to four plane pointers with
 /// their strides, valid while `owner` (the decoded `LibavFrame` or a `YUVMosaic`) lives.
 ///
 /// A view, no pixels of its own; made once per HEIC by `HEIFHEVCDecoder`.
@@ -63,10 +63,11 @@ package struct YUVPlanes {
 }
 
 /// A grid's tiles assembled into one 8-bit planar image of the grid's output size (the
-/// right and bottom tiles clipped), so swscale converts and scales the whole photo at once.
+/// right and bottom tiles clipped), so each plane of the whole photo is resampled at once.
 ///
 /// Made once per grid HEIC by `HEIFHEVCDecoder`; costs one copy of every tile's pixels
-/// (1.5 bytes per pixel for 4:2:0, about 18 MB for 12 MP), freed in `deinit`.
+/// (1.5 bytes per pixel for 4:2:0, about 18 MB for 12 MP; not cleared first), freed in `deinit`.
+/// Its pixels are defined only once every tile of a covering grid has been placed.
 package final class YUVMosaic {
     package let format: AVPixelFormat
     package let width: Int
@@ -84,9 +85,9 @@ package final class YUVMosaic {
         for plane in 0..<YUVPlanes.planeCount(format) {
             let w = plane == 0 ? width : (width + (1 << shift.x) - 1) >> shift.x
             let h = plane == 0 ? height : (height + (1 << shift.y) - 1) >> shift.y
-            let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: w * h)
-            memory.initialize(repeating: plane == 0 ? 0 : 128, count: w * h)
-            planes.append(memory)
+            // Not initialised: the caller places tiles that cover it (HEIFHEVCDecoder checks
+            // tile size × grid ≥ the output size, and every tile of the grid must place).
+            planes.append(UnsafeMutablePointer<UInt8>.allocate(capacity: w * h))
             planeSizes.append((w, h))
         }
     }
@@ -107,7 +108,8 @@ package final class YUVMosaic {
             let x = left >> sx, y = top >> sy
             let (planeWidth, planeHeight) = planeSizes[plane]
             let columns = min(tileWidth, planeWidth - x), rows = min(tileHeight, planeHeight - y)
-            guard columns > 0, rows > 0, let base = source.data[plane] else { continue }
+            guard let base = source.data[plane] else { return false }
+            guard columns > 0, rows > 0 else { continue }
             let stride = Int(source.strides[plane])
             for row in 0..<rows {
                 (planes[plane] + (y + row) * planeWidth + x).update(from: base + row * stride, count: columns)
