@@ -1,4 +1,5 @@
 import CFFmpeg
+import Glibc
 import JournalMediaCore
 
 /// 8-bit planar YUV (or grey) pixels as libav lays them out: up to four plane pointers with
@@ -75,6 +76,7 @@ package final class YUVMosaic {
     private let shift: (x: Int, y: Int)
     private var planes: [UnsafeMutablePointer<UInt8>] = []
     private var planeSizes: [(width: Int, height: Int)] = []
+    private var mappedBytes = 0
 
     package init?(format: AVPixelFormat, width: Int, height: Int) {
         guard YUVPlanes.supportedFormats.contains(format), width > 0, height > 0 else { return nil }
@@ -85,15 +87,24 @@ package final class YUVMosaic {
         for plane in 0..<YUVPlanes.planeCount(format) {
             let w = plane == 0 ? width : (width + (1 << shift.x) - 1) >> shift.x
             let h = plane == 0 ? height : (height + (1 << shift.y) - 1) >> shift.y
-            // Not initialised: the caller places tiles that cover it (HEIFHEVCDecoder checks
-            // tile size × grid ≥ the output size, and every tile of the grid must place).
-            planes.append(UnsafeMutablePointer<UInt8>.allocate(capacity: w * h))
             planeSizes.append((w, h))
+        }
+        // One mapping for all planes, its pages faulted in by the kernel in one go
+        // (MAP_POPULATE) rather than one trap per 4 kB page as the tiles land. Not cleared
+        // further: the caller places tiles that cover it (HEIFHEVCDecoder checks tile size ×
+        // grid ≥ the output size, and every tile of the grid must place).
+        mappedBytes = planeSizes.reduce(0) { $0 + $1.width * $1.height }
+        guard let memory = mmap(nil, mappedBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0),
+              memory != MAP_FAILED else { return nil }
+        var offset = 0
+        for size in planeSizes {
+            planes.append(memory.assumingMemoryBound(to: UInt8.self) + offset)
+            offset += size.width * size.height
         }
     }
 
     deinit {
-        for plane in planes { plane.deallocate() }
+        if let first = planes.first { munmap(first, mappedBytes) }
     }
 
     /// Copies a decoded tile (same pixel format) with its top left at (`left`, `top`), both
