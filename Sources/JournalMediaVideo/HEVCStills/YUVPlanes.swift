@@ -66,8 +66,9 @@ package struct YUVPlanes {
 /// A grid's tiles assembled into one 8-bit planar image of the grid's output size (the
 /// right and bottom tiles clipped), so each plane of the whole photo is resampled at once.
 ///
-/// Made once per grid HEIC by `HEIFHEVCDecoder`; costs one copy of every tile's pixels
-/// (1.5 bytes per pixel for 4:2:0, about 18 MB for 12 MP; not cleared first), freed in `deinit`.
+/// Made once per grid HEIC by `HEIFHEVCDecoder`; costs one copy of every tile's pixels into
+/// one populated anonymous mapping (1.5 bytes per pixel for 4:2:0, about 18 MB for 12 MP; not
+/// cleared beyond the kernel's zero pages), unmapped in `deinit`.
 /// Its pixels are defined only once every tile of a covering grid has been placed.
 package final class YUVMosaic {
     package let format: AVPixelFormat
