@@ -65,9 +65,16 @@ let package = Package(
             name: "JournalMediaMetadata",
             dependencies: ["JournalMediaCore", "CExif", "CLibXML2", "CZlib"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
-        // The resampler's fixed-point inner loops (SSE2 pmaddwd; plain C elsewhere), written here.
-        // Imaging only.
+        // The resampler's fixed-point inner loops (SSE2 pmaddwd; plain C elsewhere) and the
+        // Y'CbCr → RGB row conversion, written here. Resampling only.
         .target(name: "CResampleKernel", path: "Sources/CResampleKernel"),
+        // Resampling: the fixed-point Lanczos-3 resampler of 8-bit pixels in memory and the
+        // planar Y'CbCr → RGB conversion after it; no C library. Shared by imaging (rendition
+        // resizes, the JPEG decode's reduction) and video (the HEIC fast path's planes).
+        .target(
+            name: "JournalMediaResampling",
+            dependencies: ["CResampleKernel"],
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         // libvips' error entry points (vips_verror, freeze/thaw/clear) and its two threaded
         // sinks, defined ahead of libvips so each message lands with the computation it
         // belongs to; forwards to libvips. Written here; imaging only (CVipsMessages.h).
@@ -75,14 +82,15 @@ let package = Package(
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
         .target(
             name: "JournalMediaImaging",
-            dependencies: ["JournalMediaCore", "CVips", "CVipsMessages", "CLCMS2", "CPango", "CResampleKernel",
+            dependencies: ["JournalMediaCore", "CVips", "CVipsMessages", "CLCMS2", "CPango", "JournalMediaResampling",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Video: libav open (custom I/O), probe, poster frames, tone-mapping, cover art, and
         // the HEVC decode of HEIC stills.
         .target(
             name: "JournalMediaVideo",
-            dependencies: ["JournalMediaCore", "CFFmpeg", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["JournalMediaCore", "JournalMediaResampling", "CFFmpeg",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Pipeline: probes, sources and their registry, the rendition step, Live Photo pairing,
         // batches. Re-exports the layers below, so `import JournalMedia` is all a user writes.
@@ -136,7 +144,7 @@ let package = Package(
         .testTarget(
             name: "JournalMediaTests",
             dependencies: ["JournalMedia", "JournalMediaCore", "JournalMediaMetadata", "JournalMediaImaging",
-                           "JournalMediaVideo", "CExif", "CVips", "CFFmpeg",
+                           "JournalMediaVideo", "JournalMediaResampling", "CResampleKernel", "CExif", "CVips", "CFFmpeg",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "InMemoryLogging", package: "swift-log"),
                            .product(name: "Metrics", package: "swift-metrics"),

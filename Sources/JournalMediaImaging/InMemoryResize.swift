@@ -1,5 +1,6 @@
 import CVips
 import JournalMediaCore
+import JournalMediaResampling
 
 /// The downscale of an 8-bit image held in memory by `SeparableResampler` (Lanczos-3),
 /// returned as a new in-memory libvips image with the same bands and interpretation and no

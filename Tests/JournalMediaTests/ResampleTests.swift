@@ -5,6 +5,7 @@ import Testing
 @testable import JournalMedia
 @testable import JournalMediaCore
 @testable import JournalMediaImaging
+@testable import JournalMediaResampling
 
 /// The rendition path's own resampler (`SeparableResampler` via `InMemoryResize`) and the
 /// sRGB-profile shortcut (`SRGBProfileMatch`): close to libvips' Lanczos-3, exact on flat

@@ -15,9 +15,10 @@
 
 /// One output row of the vertical pass: out[i] = Σk weights[k] · rows[first + k][i], for
 /// i < rowLength, rounded to JM_INTERMEDIATE_BITS fractional bits and saturated to int16.
-/// `source` holds rows of `rowLength` bytes, packed.
-void jm_resample_vertical_row(const uint8_t *source, size_t rowLength, size_t first, size_t count,
-                              const int16_t *weights, int16_t *out);
+/// `source` holds rows of `rowLength` bytes, each starting `stride` (≥ rowLength) bytes
+/// after the previous one.
+void jm_resample_vertical_row(const uint8_t *source, size_t rowLength, size_t stride, size_t first,
+                              size_t count, const int16_t *weights, int16_t *out);
 
 /// One output row of the horizontal pass over 4-lane pixels (`pixels`: 4 int16 per pixel,
 /// readable up to pixel first[x] + count[x] + 3, which the AVX2 path reads four at a time):
@@ -27,6 +28,23 @@ void jm_resample_vertical_row(const uint8_t *source, size_t rowLength, size_t fi
 void jm_resample_horizontal_row(const int16_t *pixels, size_t outWidth, const int32_t *first,
                                 const int32_t *count, const int16_t *weights, size_t stride,
                                 size_t bands, uint8_t *out);
+
+/// Fractional bits of the wide output (`jm_resample_horizontal_rows_wide`).
+#define JM_WIDE_BITS 4
+
+/// The horizontal pass of one-band planes, four output rows at once: the 4 lanes of
+/// `pixels` are four rows' vertical sums (`jm_interleave_rows4`), resampled with the same taps
+/// as `jm_resample_horizontal_row`, and lane c (< `rows`, 1–4) of output x written to
+/// out[c · rowStride + x] as int16 keeping JM_WIDE_BITS fractional bits (rounded, saturated,
+/// not clamped to 0…255: ringing past black and white is kept), for planes converted after
+/// resampling (Y'CbCr → RGB), where 8-bit rounding before the matrix's gains costs precision.
+void jm_resample_horizontal_rows_wide(const int16_t *pixels, size_t outWidth, const int32_t *first,
+                                      const int32_t *count, const int16_t *weights, size_t stride,
+                                      size_t rows, size_t rowStride, int16_t *out);
+
+/// Four rows of `width` vertical sums interleaved as 4-lane pixels: lanes[4x + r] = row r [x].
+void jm_interleave_rows4(const int16_t *row0, const int16_t *row1, const int16_t *row2, const int16_t *row3,
+                         size_t width, int16_t *lanes);
 
 /// A row of vertical sums with `bands` (1–3) interleaved channels spread to 4 lanes per pixel
 /// for `jm_resample_horizontal_row`: lanes[4x + c] = sums[bands · x + c]; with 3 bands lane 3
@@ -39,4 +57,17 @@ void jm_spread_lanes(const int16_t *sums, size_t width, size_t bands, int16_t *l
 /// tests and benchmarks that compare the paths (their output is the same bit for bit); the
 /// environment variable JM_RESAMPLE_FORCE_SSE2 sets 0 at the first resize.
 int jm_resample_avx2(int enable);
+
+/// Fixed-point Y'CbCr → R'G'B' coefficients, each × 2^16: R = yGain·(Y − yOffset) + crToR·(Cr − 128),
+/// G = yGain·(Y − yOffset) − cbToG·(Cb − 128) − crToG·(Cr − 128), B = yGain·(Y − yOffset) + cbToB·(Cb − 128).
+typedef struct {
+    int32_t yOffset, yGain, crToR, cbToG, crToG, cbToB;
+} jm_ycbcr_coefficients;
+
+/// `count` pixels of three co-sited planes of int16 samples with JM_WIDE_BITS fractional bits
+/// (the 8-bit scale × 2^JM_WIDE_BITS; Cb and Cr may be NULL: neutral chroma) converted to
+/// packed RGB24 in `rgb` (3 · count bytes), each channel rounded and clamped to 0…255.
+/// Eight pixels per step with AVX2 when `jm_resample_avx2` has it on; the same bytes either way.
+void jm_ycbcr_to_rgb_row(const int16_t *y, const int16_t *cb, const int16_t *cr, size_t count,
+                         const jm_ycbcr_coefficients *coefficients, uint8_t *rgb);
 #endif

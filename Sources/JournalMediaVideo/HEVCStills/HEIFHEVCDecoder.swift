@@ -1,10 +1,11 @@
 import CFFmpeg
 import JournalMediaCore
+import JournalMediaResampling
 
-/// Decodes a HEIC's primary image with libavcodec's HEVC decoder and swscale instead of
-/// libheif + libde265 + libvips' resize: the `meta` box is read by `HEIFImageItems`, each
-/// tile decoded by one `HEVCTileDecoder`, grid tiles assembled by `YUVMosaic`, then ONE
-/// swscale pass converts YUV to RGB at the target size (`YUVToRGBResampler`), and the
+/// Decodes a HEIC's primary image with libavcodec's HEVC decoder and the project's resampler
+/// instead of libheif + libde265 + libvips' resize: the `meta` box is read by `HEIFImageItems`,
+/// each tile decoded by one `HEVCTileDecoder`, grid tiles assembled by `YUVMosaic`, then each
+/// plane is resampled to the target size and converted to RGB there (`YUVToRGBResampler`), and the
 /// transforms are applied to the small result (`RGBRotation`, `RGBMirror`). Like libvips'
 /// thumbnail, an embedded thumbnail item (`thmb`) is decoded instead of the primary image
 /// when it is larger than the box.
@@ -14,7 +15,8 @@ import JournalMediaCore
 /// BT.601; no video signal type → limited range, the HEVC default, which libde265 also uses).
 ///
 /// Runs on the calling thread for the photo source on every HEIC; costs the HEVC decode plus
-/// one convert + lanczos pass, about half of libvips' heifload + resize (Benchmarks/RESULTS.md).
+/// one lanczos pass per plane and a conversion at the target size, about half of libvips'
+/// heifload + resize (Benchmarks/RESULTS.md).
 /// Returns nil for anything it does not handle, and the caller
 /// falls back to libvips: what the `meta` box rules out (see `HEIFImageItems.primary`:
 /// alpha, > 8 bits, PQ/HLG nclx, non-HEVC, unknown essential properties) costs only the
@@ -37,12 +39,12 @@ package enum HEIFHEVCDecoder {
         var colourSpace = builtInProfile(coded.nclx)
         if coded.iccProfile != nil { colourSpace = .some(nil) }
         guard let builtIn = colourSpace else { return nil }
-        if let nclx = coded.nclx, YUVToRGBResampler.swscaleMatrix(nclx.matrix) == nil { return nil }
+        if let nclx = coded.nclx, PlanarYCbCrToRGB.Matrix.h273(nclx.matrix) == nil { return nil }
 
         do throws(LibavFailure) {
             let decoder = try HEVCTileDecoder(configuration: coded.configuration)
             guard let (assembled, signal) = try assemble(coded, decoder: decoder),
-                  let matrix = YUVToRGBResampler.swscaleMatrix(coded.nclx?.matrix ?? signal.matrix) else { return nil }
+                  let matrix = PlanarYCbCrToRGB.Matrix.h273(coded.nclx?.matrix ?? signal.matrix) else { return nil }
             let fullRange = coded.nclx?.fullRange ?? signal.fullRange
             var planes = assembled
             for case let .crop(left, top, width, height) in coded.transforms {

@@ -1,7 +1,8 @@
 import CFFmpeg
+import Glibc
 import JournalMediaCore
 
-/// 8-bit planar YUV (or grey) pixels as swscale takes them: up to four plane pointers with
+/// 8-bit planar YUV (or grey) pixels as libav lays them out: up to four plane pointers with
 /// their strides, valid while `owner` (the decoded `LibavFrame` or a `YUVMosaic`) lives.
 ///
 /// A view, no pixels of its own; made once per HEIC by `HEIFHEVCDecoder`.
@@ -63,10 +64,12 @@ package struct YUVPlanes {
 }
 
 /// A grid's tiles assembled into one 8-bit planar image of the grid's output size (the
-/// right and bottom tiles clipped), so swscale converts and scales the whole photo at once.
+/// right and bottom tiles clipped), so each plane of the whole photo is resampled at once.
 ///
-/// Made once per grid HEIC by `HEIFHEVCDecoder`; costs one copy of every tile's pixels
-/// (1.5 bytes per pixel for 4:2:0, about 18 MB for 12 MP), freed in `deinit`.
+/// Made once per grid HEIC by `HEIFHEVCDecoder`; costs one copy of every tile's pixels into
+/// one populated anonymous mapping (1.5 bytes per pixel for 4:2:0, about 18 MB for 12 MP; not
+/// cleared beyond the kernel's zero pages), unmapped in `deinit`.
+/// Its pixels are defined only once every tile of a covering grid has been placed.
 package final class YUVMosaic {
     package let format: AVPixelFormat
     package let width: Int
@@ -74,6 +77,7 @@ package final class YUVMosaic {
     private let shift: (x: Int, y: Int)
     private var planes: [UnsafeMutablePointer<UInt8>] = []
     private var planeSizes: [(width: Int, height: Int)] = []
+    private var mappedBytes = 0
 
     package init?(format: AVPixelFormat, width: Int, height: Int) {
         guard YUVPlanes.supportedFormats.contains(format), width > 0, height > 0 else { return nil }
@@ -84,15 +88,24 @@ package final class YUVMosaic {
         for plane in 0..<YUVPlanes.planeCount(format) {
             let w = plane == 0 ? width : (width + (1 << shift.x) - 1) >> shift.x
             let h = plane == 0 ? height : (height + (1 << shift.y) - 1) >> shift.y
-            let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: w * h)
-            memory.initialize(repeating: plane == 0 ? 0 : 128, count: w * h)
-            planes.append(memory)
             planeSizes.append((w, h))
+        }
+        // One mapping for all planes, its pages faulted in by the kernel in one go
+        // (MAP_POPULATE) rather than one trap per 4 kB page as the tiles land. Not cleared
+        // further: the caller places tiles that cover it (HEIFHEVCDecoder checks tile size ×
+        // grid ≥ the output size, and every tile of the grid must place).
+        mappedBytes = planeSizes.reduce(0) { $0 + $1.width * $1.height }
+        guard let memory = mmap(nil, mappedBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0),
+              memory != MAP_FAILED else { return nil }
+        var offset = 0
+        for size in planeSizes {
+            planes.append(memory.assumingMemoryBound(to: UInt8.self) + offset)
+            offset += size.width * size.height
         }
     }
 
     deinit {
-        for plane in planes { plane.deallocate() }
+        if let first = planes.first { munmap(first, mappedBytes) }
     }
 
     /// Copies a decoded tile (same pixel format) with its top left at (`left`, `top`), both
@@ -107,7 +120,8 @@ package final class YUVMosaic {
             let x = left >> sx, y = top >> sy
             let (planeWidth, planeHeight) = planeSizes[plane]
             let columns = min(tileWidth, planeWidth - x), rows = min(tileHeight, planeHeight - y)
-            guard columns > 0, rows > 0, let base = source.data[plane] else { continue }
+            guard let base = source.data[plane] else { return false }
+            guard columns > 0, rows > 0 else { continue }
             let stride = Int(source.strides[plane])
             for row in 0..<rows {
                 (planes[plane] + (y + row) * planeWidth + x).update(from: base + row * stride, count: columns)

@@ -8,7 +8,8 @@ import Foundation
 /// AVX2 when the CPU has it (four taps per step horizontally, 32 bytes per step vertically).
 ///
 /// Used instead of libvips 8.14's `reduce` (scalar C) for every rendition resize and the
-/// JPEG decode's remaining 0.5–1× reduction after DCT scaling. Runs on the calling thread;
+/// JPEG decode's remaining 0.5–1× reduction after DCT scaling, and for each plane of the HEIC
+/// fast path (`PlaneRowResampler`, which shares the taps and kernels). Runs on the calling thread;
 /// costs about 6 / scale multiply-adds per source sample per pass, one intermediate row
 /// (width × 4 × 2 bytes twice) and the output `outWidth × outHeight × bands` bytes. Quality:
 /// the windowed sinc with its support widened by 1/scale (no box pre-shrink), taps
@@ -56,7 +57,8 @@ package enum SeparableResampler {
     }
 
     /// The fixed-point taps for resampling `inSize` source positions (showing a picture
-    /// `extent` long, see `realTaps`) to `outSize` (≤ inSize).
+    /// `extent` long, see `realTaps`) to `outSize` (larger than `inSize` only for a chroma
+    /// plane enlarged by `PlaneRowResampler`: the same Lanczos-3, not widened).
     static func taps(inSize: Int, outSize: Int, extent: Double? = nil) -> Taps {
         let positions = (0..<outSize).map { realTaps(inSize: inSize, outSize: outSize, position: $0, extent: extent) }
         let widest = positions.map(\.weights.count).max() ?? 0
@@ -104,7 +106,7 @@ package enum SeparableResampler {
     ) {
         precondition((1...4).contains(bands) && outWidth >= 1 && outHeight >= 1
                      && outWidth <= width && outHeight <= height)
-        let usable = extent.flatMap { abs($0.width - Double(width)) < 1 && abs($0.height - Double(height)) < 1 ? $0 : nil }
+        let usable = usableExtent(extent, width: width, height: height)
         let vertical = taps(inSize: height, outSize: outHeight, extent: usable?.height)
         let horizontal = taps(inSize: width, outSize: outWidth, extent: usable?.width)
         let rowLength = width * bands
@@ -124,7 +126,7 @@ package enum SeparableResampler {
                                       let hFirst = hf.baseAddress, let hCount = hc.baseAddress else { return }
                                 let pixels = bands == 4 ? UnsafePointer(sum) : UnsafePointer(lane)
                                 for y in 0..<outHeight {
-                                    jm_resample_vertical_row(source, rowLength, Int(vertical.first[y]),
+                                    jm_resample_vertical_row(source, rowLength, rowLength, Int(vertical.first[y]),
                                                              Int(vertical.count[y]), vWeights + y * vertical.stride, sum)
                                     if bands != 4 { jm_spread_lanes(sum, width, bands, lane) }
                                     jm_resample_horizontal_row(pixels, outWidth, hFirst, hCount, hWeights,
@@ -136,5 +138,11 @@ package enum SeparableResampler {
                 }
             }
         }
+    }
+
+    /// `extent` when it is within one sample of `width`×`height` (see `resize`), else nil.
+    static func usableExtent(_ extent: (width: Double, height: Double)?, width: Int, height: Int)
+        -> (width: Double, height: Double)? {
+        extent.flatMap { abs($0.width - Double(width)) < 1 && abs($0.height - Double(height)) < 1 ? $0 : nil }
     }
 }
