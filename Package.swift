@@ -53,7 +53,8 @@ let package = Package(
         // glibc's malloc.h, for the command-line tool's allocator settings (AllocatorTuning).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // The architecture, bottom up; arrows point one way. Only the four targets in the middle
-        // import C: metadata libexif (+ libxml2, zlib), imaging libvips, video libav, and the pipeline libcrypto.
+        // import C libraries: metadata libexif (+ libxml2, zlib), imaging libvips, video libav, and
+        // the pipeline libcrypto. Resampling imports only the project's own C kernels.
         // Core: model, manifest, colour maths, ThumbHash, dates, byte readers, HEIF boxes. No C.
         .target(
             name: "JournalMediaCore",
