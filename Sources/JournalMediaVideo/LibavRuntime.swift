@@ -7,7 +7,7 @@ import JournalMediaCore
 /// `configure(_:)` runs before the first libav call of each entry point (opening a file, a
 /// HEIC or AVIF decoder, a muxer, a frame, a packet, a scaler). It loads the library named and
 /// those it depends on (CLibavLoader: libav is opened with `dlopen` on first use, not linked,
-/// so runs that never touch libav do not pay its ~130 libraries at start-up), and throws a
+/// so runs that never touch libav do not map its 63 libraries at start-up), and throws a
 /// `LibavFailure` naming the library and the loader's reason when it cannot be loaded. Then,
 /// once (a `static let`, thread-safe, free afterwards): libav's log (warnings and worse) goes
 /// to the toolkit's logger (`NativeLibraryLog`, debug level) instead of stderr; every failure

@@ -1,7 +1,8 @@
 // libavutil, libavcodec, libavformat and libswscale opened with dlopen on first use instead
-// of being linked into the program (issue 19). Linked, Debian's builds bring ~130 libraries
-// (gnutls, srt, ssh, zmq, codec libraries…) whose dynamic linking every run paid at start-up,
-// ~45 ms of CPU, although most runs convert stills and never call libav.
+// of being linked into the program (issue 19). Linked, Debian's builds brought 63 of the 180
+// libraries every run mapped (gnutls, srt, ssh, zmq, codec libraries…) and 7,500 of its 42,000
+// relocations: ~20 ms of CPU and of wall per run (Benchmarks/RESULTS.md), although most runs
+// convert stills and never call libav.
 //
 // How: LibavLoader.c defines, with libav's own prototypes, every libav function the toolkit
 // calls. Each definition forwards to the real function through a pointer resolved with dlsym
@@ -15,9 +16,10 @@
 // without that check loads its library itself; if that fails it reports the library and the
 // function on stderr and aborts (a programming error: the entry point did not check).
 //
-// Costs: the first require of a library is its dlopen (libavformat's tree ~35 ms of CPU,
-// libavcodec's ~25 ms, libavutil's ~4 ms) and one dlsym per function; after that a forwarded
-// call costs one acquire load, a predictable branch and an indirect call.
+// Costs: the first require of a library is its dlopen (what linking it cost, now paid by the
+// runs that use it: libavformat's tree ~35 ms of CPU from a small C program, libavcodec's
+// ~25 ms, libavutil's ~4 ms) and one dlsym per function; after that a forwarded call costs
+// one acquire load, a predictable branch and an indirect jump.
 #ifndef JOURNALMEDIA_CLIBAVLOADER_H
 #define JOURNALMEDIA_CLIBAVLOADER_H
 
