@@ -27,10 +27,15 @@ let package = Package(
         .systemLibrary(
             name: "CLCMS2", path: "Sources/CLCMS2", pkgConfig: "lcms2",
             providers: [.apt(["liblcms2-dev"])]),
+        // libav's headers only (types, macros): no pkgConfig, whose -l flags would link the
+        // libraries. Debian puts the headers on the default include path (/usr/include/<triplet>).
         .systemLibrary(
             name: "CFFmpeg", path: "Sources/CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswscale",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libavfilter-dev"])]),
+        // libavformat, libavcodec, libavutil and libswscale opened with dlopen on first use: every
+        // libav function the toolkit calls, defined with libav's prototype and forwarded (issue 19:
+        // linked, their 63 libraries cost every run ~20 ms of start-up). Written here; video only.
+        .target(name: "CLibavLoader", path: "Sources/CLibavLoader", linkerSettings: [.linkedLibrary("dl")]),
         // Pango, for the card renderer's text measurement (line fitting, ellipsis, unknown-glyph
         // count); libvips' `text` draws the pixels with the same Pango. Imaging only.
         .systemLibrary(
@@ -90,7 +95,7 @@ let package = Package(
         // the HEVC decode of HEIC stills.
         .target(
             name: "JournalMediaVideo",
-            dependencies: ["JournalMediaCore", "JournalMediaResampling", "CFFmpeg",
+            dependencies: ["JournalMediaCore", "JournalMediaResampling", "CFFmpeg", "CLibavLoader",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Pipeline: probes, sources and their registry, the rendition step, Live Photo pairing,

@@ -2,8 +2,9 @@
 # make deb: wraps dist/ (Packaging/dist.sh) into dist/journal-media_<version>_<arch>.deb with
 # dpkg-deb. Depends: is computed by dpkg-shlibdeps from the binary's NEEDED entries and the
 # symbols files of the installed libraries, so it names exactly the shared libraries the
-# binary links (libvips42, libavformat59, …, libexif12) with their minimum versions; the
-# Noto fonts the cards are drawn with are added by name.
+# binary links (libvips42, …, libexif12) with their minimum versions; libav, which the binary
+# opens with dlopen (CLibavLoader), is added from its packages' shlibs files, and the Noto
+# fonts the cards are drawn with by name.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=$(dist/journal-media --version | sed -n 's/^journal-media \([^:]*\):.*/\1/p')
@@ -30,6 +31,18 @@ mkdir -p "$root/debian"
 printf 'Source: journal-media\n\nPackage: journal-media\nArchitecture: any\n' > "$root/debian/control"
 depends=$(cd "$root" && dpkg-shlibdeps -O -e pkg/usr/bin/journal-media 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# libavformat, libavcodec, libavutil and libswscale are opened on first use, so no NEEDED entry
+# names them: their sonames are read from the binary's strings, each package and minimum
+# version from that package's shlibs file (as dpkg-shlibdeps would for a linked library).
+sonames=$(grep -aoE 'lib(avformat|avcodec|avutil|swscale)\.so\.[0-9]+' dist/journal-media | sort -u)
+[ "$(echo "$sonames" | wc -l)" = 4 ] || { echo "deb: expected 4 libav sonames in the binary, found: $sonames" >&2; exit 1; }
+for soname in $sonames; do
+  package=$(dpkg -S "*/$soname" 2>/dev/null | head -1 | cut -d: -f1)
+  [ -n "$package" ] || { echo "deb: no installed package ships $soname" >&2; exit 1; }
+  dependency=$(dpkg-query --control-show "$package" shlibs | awk -v lib="${soname%%.so.*}" -v major="${soname##*.so.}" \
+    '$1 == lib && $2 == major { $1 = $2 = ""; sub(/^ +/, ""); print; exit }')
+  depends="$depends, ${dependency:-$package}"
+done
 # The card renderer draws text with these fonts and counts glyphs they lack; fontconfig finds
 # them at run time, so no NEEDED entry names them.
 depends="$depends, fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make dist: a release binary with the Swift runtime linked statically, its man page and its
 # shell completions, in dist/. The binary then needs only Debian 12's shared C libraries
-# (libvips42, libavformat59, libavcodec59, libavutil57, libswscale6, libexif12, libssl3, glibc);
-# libavfilter is opened with dlopen when an HDR poster needs it (see Package.swift's CFFmpeg).
+# (libvips42, libexif12, libssl3, glibc, and libavformat59, libavcodec59, libavutil57, libswscale6,
+# which it opens with dlopen on first use: CLibavLoader); libavfilter is opened with dlopen when
+# an HDR poster needs it (see Package.swift's CFFmpeg).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}

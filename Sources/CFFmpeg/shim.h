@@ -1,5 +1,6 @@
-// libavformat, libavcodec, libavutil and libswscale (ffmpeg 5.1 on Debian 12) for Swift, plus the
-// libavfilter headers (the library itself is opened at run time, see LibavFilterLibrary.swift).
+// The headers of libavformat, libavcodec, libavutil and libswscale (ffmpeg 5.1 on Debian 12) for
+// Swift, plus libavfilter's. None is linked: CLibavLoader opens the first four on first use, and
+// LibavFilterLibrary.swift opens libavfilter.
 #ifndef JOURNALMEDIA_CFFMPEG_SHIM_H
 #define JOURNALMEDIA_CFFMPEG_SHIM_H
 #include <libavformat/avformat.h>

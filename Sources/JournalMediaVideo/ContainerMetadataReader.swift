@@ -26,8 +26,10 @@ package enum ContainerMetadataReader {
         }
     }
 
-    /// The metadata, or nil when libavformat cannot open the file as an allowed container.
+    /// The metadata, or nil when libavformat cannot be loaded or cannot open the file as an
+    /// allowed container.
     package static func read(_ source: any ByteSource) -> Metadata? {
+        guard (try? LibavRuntime.configure(.format)) != nil else { return nil }
         let deadline = MediaDeadline(seconds: MediaFile.timeLimitSeconds)
         let (context, input, _) = MediaFile.openInput(source, deadline: deadline)
         var closing = context

@@ -7,6 +7,7 @@ package final class LibavFrame {
     let pointer: UnsafeMutablePointer<AVFrame>
 
     package init() throws(LibavFailure) {
+        try LibavRuntime.configure(.util)
         guard let frame = av_frame_alloc() else { throw LibavFailure("out of memory") }
         pointer = frame
     }
@@ -63,6 +64,7 @@ package final class LibavPacket {
     let pointer: UnsafeMutablePointer<AVPacket>
 
     package init() throws(LibavFailure) {
+        try LibavRuntime.configure(.codec)
         guard let packet = av_packet_alloc() else { throw LibavFailure("out of memory") }
         pointer = packet
     }

@@ -1,12 +1,18 @@
 import CFFmpeg
+import CLibavLoader
 import JournalMediaCore
 
 /// Process-wide libav settings and small helpers shared by the Video/ files.
 ///
-/// `configure()` runs once, before the first file is opened (a `static let`, so it is
-/// thread-safe and costs nothing afterwards): libav's log (warnings and worse) goes to the
-/// toolkit's logger (`NativeLibraryLog`, debug level) instead of stderr; every failure also
-/// reaches the caller as a typed `AssetError`.
+/// `configure(_:)` runs before the first libav call of each entry point (opening a file, a
+/// HEIC or AVIF decoder, a muxer, a frame, a packet, a scaler). It loads the library named and
+/// those it depends on (CLibavLoader: libav is opened with `dlopen` on first use, not linked,
+/// so runs that never touch libav do not map its 63 libraries at start-up), and throws a
+/// `LibavFailure` naming the library and the loader's reason when it cannot be loaded. Then,
+/// once (a `static let`, thread-safe, free afterwards): libav's log (warnings and worse) goes
+/// to the toolkit's logger (`NativeLibraryLog`, debug level) instead of stderr; every failure
+/// also reaches the caller as a typed `AssetError`. After the first call for a library it
+/// costs one atomic load.
 enum LibavRuntime {
     private static let configured: Bool = {
         av_log_set_level(AV_LOG_WARNING)
@@ -22,7 +28,13 @@ enum LibavRuntime {
         return true
     }()
 
-    static func configure() { _ = configured }
+    static func configure(_ library: LibavLibrary) throws(LibavFailure) {
+        guard jm_libav_require(library.loaderValue) == 0 else {
+            let reason = jm_libav_load_error(library.loaderValue).map { String(cString: $0) }
+            throw LibavFailure(reason ?? "\(library.soname) could not be loaded")
+        }
+        _ = configured
+    }
 
     /// `AV_NOPTS_VALUE`: "no timestamp".
     static let noTimestamp: Int64 = jm_av_nopts_value()

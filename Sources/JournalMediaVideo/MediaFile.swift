@@ -59,6 +59,10 @@ package final class MediaFile {
     ///   each poster candidate; past it libav's interrupt callback ends the work (`timeout`).
     package init(input source: any ByteSource, name: String, maxPixels: Int = Defaults.maxPixels,
                  timeLimit: Double = MediaFile.timeLimitSeconds) throws(AssetError) {
+        do throws(LibavFailure) { try LibavRuntime.configure(.format) } catch {
+            // Not the file's fault, but no movie or audio file can be read here.
+            throw AssetError(file: name, stage: .probe, reason: .unsupportedFormat, message: error.message)
+        }
         let deadline = MediaDeadline(seconds: timeLimit)
         let (opened, input, status) = Self.openInput(source, deadline: deadline)
         guard let context = opened, let input else {
@@ -110,11 +114,10 @@ package final class MediaFile {
     /// `avformat_open_input` over `source` through a custom `AVIOContext`, restricted to
     /// `allowedDemuxers`, with `deadline` as the interrupt callback (it must outlive the
     /// context, as must the returned input). Returns the opened context and its input, or
-    /// nils and libav's status.
+    /// nils and libav's status. The caller has loaded libavformat (`LibavRuntime.configure`).
     static func openInput(_ source: any ByteSource, deadline: MediaDeadline)
         -> (UnsafeMutablePointer<AVFormatContext>?, LibavInput?, Int32)
     {
-        LibavRuntime.configure()
         guard let input = LibavInput(source: source, deadline: deadline) else { return (nil, nil, -ENOMEM) }
         guard let allocated = avformat_alloc_context() else { return (nil, nil, -ENOMEM) }
         allocated.pointee.interrupt_callback = deadline.interruptCallback

@@ -11,6 +11,7 @@ enum SwscalePass {
     static func run(_ planes: (data: [UnsafePointer<UInt8>?], strides: [Int32]), width: Int, height: Int,
                     format: AVPixelFormat, to target: AVPixelFormat, outputWidth: Int, outputHeight: Int,
                     flags: Int32, matrix: Int32, fullRange: Bool) throws(LibavFailure) -> LibavFrame {
+        try LibavRuntime.configure(.swscale)
         guard let scaler = sws_getContext(Int32(width), Int32(height), format,
                                           Int32(outputWidth), Int32(outputHeight), target, flags, nil, nil, nil) else {
             throw LibavFailure("no swscale conversion from pixel format \(SDRFrameConverter.pixelFormatName(format))")

@@ -44,12 +44,17 @@ enum TestSupport {
     }
 
     /// Runs the CLI to completion; `folder` is its working directory when given.
-    /// `executable` replaces the CLI (a wrapper such as setpriv that then runs it).
-    static func runCLI(_ arguments: [String], in folder: URL? = nil, executable: URL? = nil) throws -> CLIRun {
+    /// `executable` replaces the CLI (a wrapper such as setpriv that then runs it);
+    /// `environment` is added to the test's own.
+    static func runCLI(_ arguments: [String], in folder: URL? = nil, executable: URL? = nil,
+                       environment: [String: String] = [:]) throws -> CLIRun {
         let process = Process()
         process.executableURL = executable ?? cli
         process.arguments = arguments
         if let folder { process.currentDirectoryURL = folder }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

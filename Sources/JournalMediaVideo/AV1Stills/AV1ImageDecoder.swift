@@ -16,7 +16,7 @@ final class AV1ImageDecoder {
 
     /// `configuration`: the `av1C` payload (4 bytes of fields, then configuration OBUs).
     init(configuration: [UInt8], maximumPixels: Int) throws(LibavFailure) {
-        LibavRuntime.configure()
+        try LibavRuntime.configure(.codec)
         // Only dav1d: libavcodec 5.1's own `av1` decoder needs a hardware accelerator.
         guard let codec = avcodec_find_decoder_by_name("libdav1d") else { throw LibavFailure("no libdav1d decoder in libavcodec") }
         guard let context = avcodec_alloc_context3(codec) else { throw LibavFailure("out of memory") }

@@ -22,7 +22,8 @@ final class FrameToYUV {
         self.outputHeight = outputHeight
     }
 
-    deinit { sws_freeContext(scaler) }
+    // Only a scaler that was made: libswscale may never have been loaded (CLibavLoader).
+    deinit { if let scaler { sws_freeContext(scaler) } }
 
     func convert(_ frame: LibavFrame) throws(LibavFailure) -> LibavFrame {
         let f = frame.pointer.pointee
@@ -51,6 +52,7 @@ final class FrameToYUV {
     private func scale(_ planes: (data: [UnsafePointer<UInt8>?], strides: [Int32]), width sourceWidth: Int,
                        height sourceHeight: Int, format: AVPixelFormat, matrix: Int32,
                        fullRange: Bool) throws(LibavFailure) -> LibavFrame {
+        try LibavRuntime.configure(.swscale)
         scaler = sws_getCachedContext(scaler, Int32(sourceWidth), Int32(sourceHeight), format,
                                       Int32(width), Int32(height), AV_PIX_FMT_YUV420P, SWS_BICUBIC, nil, nil, nil)
         guard let scaler else {

@@ -71,6 +71,7 @@ final class MP4Muxer {
     private let output: MemoryOutput
 
     init(format: String = "mp4") throws(LibavFailure) {
+        try LibavRuntime.configure(.format)
         guard let output = MemoryOutput() else { throw LibavFailure("out of memory") }
         var allocated: UnsafeMutablePointer<AVFormatContext>?
         let status = avformat_alloc_output_context2(&allocated, nil, format, nil)

@@ -12,7 +12,7 @@ package final class HEVCTileDecoder {
     private let packet: LibavPacket
 
     package init(configuration: [UInt8]) throws(LibavFailure) {
-        LibavRuntime.configure()
+        try LibavRuntime.configure(.codec)
         guard let codec = avcodec_find_decoder(AV_CODEC_ID_HEVC) else { throw LibavFailure("no HEVC decoder in libavcodec") }
         guard let context = avcodec_alloc_context3(codec) else { throw LibavFailure("out of memory") }
         self.context = context
