@@ -13,6 +13,16 @@ public enum FuzzSupport {
         _ = ContainerBounds.check(source, format: format)
         let blocks = MetadataBlocks.find(in: source, format: format)
         resolveDates(exif: blocks.exif, xmp: blocks.xmp, texts: blocks.texts, movieCreated: blocks.movieCreated)
+        if format == .jpeg {
+            // The coded-picture walk behind a JPEG copied as its own fallback, and the copy.
+            bytes.withUnsafeBytes { raw in
+                guard let layout = JPEGCodedLayout.parse(raw) else { return }
+                let copy = layout.pictureOnly(raw)
+                _ = copy.withUnsafeBytes { JPEGCodedLayout.parse($0) }
+                _ = layout.chromaLayout
+                _ = layout.lumaTable
+            }
+        }
     }
 
     public static func resolveDates(exif tiff: [UInt8]?, xmp: [UInt8]?, texts: [(keyword: String, text: String)],

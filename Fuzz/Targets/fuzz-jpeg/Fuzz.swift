@@ -2,7 +2,8 @@ import FuzzSupport
 import JournalMediaCore
 import JournalMediaMetadata
 
-/// libFuzzer entry: the input as a .jpeg file through the probe's container walk and date reading.
+/// libFuzzer entry: the input as a .jpeg file through the probe's container walk and date reading,
+/// and the coded-picture walk and copy of a JPEG that is its own fallback (`JPEGCodedLayout`).
 @_cdecl("fuzz_jpeg_main")
 public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     FuzzSupport.runDriver(argc, argv) { data, count in fuzz(data, count) }

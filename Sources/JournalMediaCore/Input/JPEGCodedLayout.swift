@@ -6,7 +6,8 @@ import Glibc
 /// metadata (APP1–APP15, comments, a JFIF thumbnail) or trailing data after EOI (MPF images,
 /// gain maps, motion-photo movies).
 ///
-/// Made by `JPEGFallbackReuse` for a JPEG that may serve as its own fallback rendition.
+/// Made by the imaging layer's `JPEGFallbackReuse` for a JPEG that may serve as its own
+/// fallback rendition (and by the fuzz target `fuzz-jpeg`).
 /// Costs one walk of the file: the marker segments, and a `memchr` for 0xFF through the
 /// entropy-coded data (no decoding). Nil when the file is not a complete, well-formed stream
 /// of the kinds described here: any problem means "decode and encode as usual".
@@ -64,8 +65,10 @@ package struct JPEGCodedLayout: Equatable {
         }
     }
 
-    /// The file with everything but the picture left out: the concatenated `pictureRanges`.
+    /// The file with everything but the picture left out: the concatenated `pictureRanges`
+    /// of `bytes`, the file `parse` walked (empty for a shorter buffer).
     package func pictureOnly(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        guard let last = pictureRanges.last, last.upperBound <= bytes.count else { return [] }
         var output: [UInt8] = []
         output.reserveCapacity(pictureRanges.reduce(0) { $0 + $1.count })
         for range in pictureRanges { output.append(contentsOf: bytes[range]) }
