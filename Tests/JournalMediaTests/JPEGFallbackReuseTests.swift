@@ -153,6 +153,17 @@ import Testing
         // Not a JPEG, or only its first bytes.
         #expect([UInt8](repeating: 0, count: 100).withUnsafeBytes { JPEGCodedLayout.parse($0) } == nil)
         #expect(Array(source.prefix(4)).withUnsafeBytes { JPEGCodedLayout.parse($0) } == nil)
+        // Without its Huffman tables (as Motion-JPEG frames are stored): not copied.
+        var withoutTables: [UInt8] = [0xFF, 0xD8]
+        var at = 2
+        while at + 4 <= source.count, source[at] == 0xFF, source[at + 1] != 0xDA {
+            let end = at + 2 + (Int(source[at + 2]) << 8 | Int(source[at + 3]))
+            if source[at + 1] != 0xC4 { withoutTables += source[at..<end] }
+            at = end
+        }
+        withoutTables += source[at...]
+        #expect(withoutTables.count < source.count - 100)
+        #expect(withoutTables.withUnsafeBytes { JPEGCodedLayout.parse($0) } == nil)
         // The picture walk of the copy finds the same frame and tables.
         let copy = source.withUnsafeBytes { layout.pictureOnly($0) }
         let again = try #require(copy.withUnsafeBytes { JPEGCodedLayout.parse($0) })

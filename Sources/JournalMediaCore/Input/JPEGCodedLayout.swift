@@ -76,15 +76,15 @@ package struct JPEGCodedLayout: Equatable {
     }
 
     /// Walks `bytes`. Nil for anything but a complete 8-bit Huffman-coded stream (baseline,
-    /// extended or progressive) with one frame, 8-bit quantisation tables, at least one scan,
-    /// and EOI; also nil for a DNL segment (height defined after the first scan) or hierarchical,
+    /// extended or progressive) with one frame, 8-bit quantisation tables, its own Huffman
+    /// tables before the first scan, at least one scan, and EOI; also nil for a DNL segment (height defined after the first scan) or hierarchical,
     /// lossless and arithmetic-coded frames.
     package static func parse(_ bytes: UnsafeRawBufferPointer) -> JPEGCodedLayout? {
         let count = bytes.count
         guard count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8, let base = bytes.baseAddress else { return nil }
         var layout = JPEGCodedLayout(process: .baseline, width: 0, height: 0, components: [], tables: [:],
                                      adobeTransform: nil, pictureRanges: [0..<2], trailingBytes: 0)
-        var sawFrame = false, sawScan = false
+        var sawFrame = false, sawScan = false, sawHuffmanTables = false
         var offset = 2
         var segments = 0
         while segments < 65_536 {
@@ -120,6 +120,7 @@ package struct JPEGCodedLayout: Equatable {
                 guard readTables(payload, into: &layout.tables) else { return nil }
                 layout.pictureRanges.append(segment)
             case 0xC4, 0xDD:  // Huffman tables, restart interval
+                if code == 0xC4 { sawHuffmanTables = true }
                 layout.pictureRanges.append(segment)
             case 0xCC:  // arithmetic conditioning: only arithmetic-coded files use it
                 return nil
@@ -132,7 +133,10 @@ package struct JPEGCodedLayout: Equatable {
                     layout.pictureRanges.append(segment)
                 }
             case 0xDA:
-                guard sawFrame, let scanEnd = entropyCodedEnd(base, count: count, from: end) else { return nil }
+                // A scan without Huffman tables in the file (Motion-JPEG frames lean on the
+                // standard tables) is not a JPEG every viewer shows.
+                guard sawFrame, sawHuffmanTables,
+                      let scanEnd = entropyCodedEnd(base, count: count, from: end) else { return nil }
                 sawScan = true
                 layout.pictureRanges.append(markerAt..<scanEnd)
                 offset = scanEnd
