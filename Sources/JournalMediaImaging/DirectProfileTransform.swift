@@ -22,27 +22,35 @@ enum DirectProfileTransform {
     /// libvips' built-in sRGB profile (`profile_load("srgb")`), the output profile its
     /// `icc_transform` uses for `srgb`, so both paths aim at the same profile. Loaded once;
     /// nil when libvips cannot give it.
-    private static let srgbProfile: [UInt8]? = {
+    private static let srgbProfile: [UInt8]? = builtInProfile("srgb")
+
+    /// libvips' built-in CMYK profile (`profile_load("cmyk")`), what its decode assumes for a
+    /// CMYK JPEG without one of its own. Loaded once; nil when libvips cannot give it.
+    static let cmykProfile: [UInt8]? = builtInProfile("cmyk")
+
+    private static func builtInProfile(_ name: String) -> [UInt8]? {
         do throws(VipsError) {
             let load = try VipsOperationCall("profile_load")
-            try load.set("name", .string("srgb"))
+            try load.set("name", .string(name))
             try load.build()
             return try load.outputBytes("profile")
         } catch {
             return nil
         }
-    }()
+    }
 
-    /// `image` (8-bit RGB, 3 bands, pixels in memory, at most `maxPixels`) converted from the
-    /// RGB `profile` to 8-bit sRGB, relative colorimetric intent (as the decode's
-    /// `icc_transform`), as a new memory image tagged sRGB. Nil when it does not apply: a
-    /// larger image, another layout, a profile lcms cannot open or that is not RGB, or a
-    /// transform lcms cannot build (the caller's `icc_transform` then decides, as before).
+    /// `image` (8-bit RGB, or CMYK with 4 bands, pixels in memory, at most `maxPixels`)
+    /// converted from the RGB or CMYK `profile` to 8-bit sRGB, relative colorimetric intent (as
+    /// the decode's `icc_transform`), as a new 3-band memory image tagged sRGB. Nil when it does
+    /// not apply: a larger image, another layout, a profile lcms cannot open or whose colour
+    /// space is not the image's, or a transform lcms cannot build (the caller's
+    /// `icc_transform` then decides, as before).
     /// Costs the transform's set-up (unoptimised: well under a millisecond for matrix and
     /// lookup-table profiles alike) and one pipeline evaluation per pixel.
     static func toSRGB(_ image: VipsImageHandle, profile: UnsafeRawBufferPointer) throws(VipsError) -> VipsImageHandle? {
         let pixels = image.width * image.height
-        guard image.bands == 3, image.format == VIPS_FORMAT_UCHAR, pixels <= maxPixels,
+        let cmyk = image.bands == 4 && image.interpretation == VIPS_INTERPRETATION_CMYK
+        guard image.bands == 3 || cmyk, image.format == VIPS_FORMAT_UCHAR, pixels <= maxPixels,
               image.pointer.pointee.Coding == VIPS_CODING_NONE,
               let source = image.pointer.pointee.data, let srgb = srgbProfile,
               let base = profile.baseAddress, profile.count > 0 else { return nil }
@@ -51,11 +59,11 @@ enum DirectProfileTransform {
             return nil
         }
         defer { cmsCloseProfile(input) }
-        guard cmsGetColorSpace(input) == cmsSigRgbData else { return nil }
+        guard cmsGetColorSpace(input) == (cmyk ? cmsSigCmykData : cmsSigRgbData) else { return nil }
         let output = srgb.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
         guard let output else { return nil }
         defer { cmsCloseProfile(output) }
-        guard let transform = cmsCreateTransform(input, JM_TYPE_RGB_8, output, JM_TYPE_RGB_8,
+        guard let transform = cmsCreateTransform(input, cmyk ? JM_TYPE_CMYK_8 : JM_TYPE_RGB_8, output, JM_TYPE_RGB_8,
                                                  cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC),
                                                  cmsUInt32Number(cmsFLAGS_NOOPTIMIZE | cmsFLAGS_NOCACHE)) else {
             // lcms reported why through libvips' error handler; the caller's path decides.

@@ -1,10 +1,12 @@
 import CVips
 import JournalMediaCore
 
-/// The decode of RGB and untagged grey JPEGs: libjpeg-turbo at the smallest DCT scale (1/1,
+/// The decode of RGB and untagged grey JPEGs, and of CMYK JPEGs whose decode is at most
+/// `DirectProfileTransform.maxPixels`: libjpeg-turbo at the smallest DCT scale (1/1,
 /// 1/2, 1/4, 1/8) that still covers the target box, the remaining 0.5–1× reduction by
 /// `InMemoryResize` (not libvips' `thumbnail`, whose scalar `reduce` cost more than the
-/// decode on 2–8 MP photos), then, on the small image, the ICC conversion to sRGB (skipped
+/// decode on 2–8 MP photos), then, on the small image, the ICC conversion to sRGB (CMYK
+/// through its own profile or libvips' CMYK one; RGB skipped
 /// for sRGB-equivalent profiles, `SRGBProfileMatch`; straight through lcms for images of at
 /// most `DirectProfileTransform.maxPixels`) and the EXIF orientation.
 ///
@@ -25,7 +27,9 @@ enum JPEGResampledDecode {
         try load.set("fail_on", .nick(failOn.rawValue))
         try load.build()
         let loaded = try load.outputImage()
-        let transform = colourManaged && header.hasProfile && !header.profileIsSRGB && header.colourSpace == .rgb
+        // CMYK always converts: through its own profile, or libvips' CMYK one without.
+        let cmyk = header.colourSpace == .cmyk
+        let transform = colourManaged && (cmyk || header.hasProfile && !header.profileIsSRGB && header.colourSpace == .rgb)
         var image = try loaded.materialised()
         // The target in display orientation, as the renditions size it (`scaledSize`), then
         // in the stored orientation the pixels have.
@@ -41,16 +45,16 @@ enum JPEGResampledDecode {
         let extent = (Double(header.storedWidth) / Double(shrink), Double(header.storedHeight) / Double(shrink))
         let resized = try InMemoryResize.resized(image, width: stored.0, height: stored.1, extent: extent)
         if let resized { image = resized }
-        if transform, let direct = try directlyConverted(image, profileOf: loaded) {
+        if transform, let direct = try directlyConverted(image, profileOf: loaded, cmyk: cmyk) {
             image = direct
         } else if transform {
             // The resample made a new image without metadata: icc_transform reads the
             // embedded profile from it.
-            if resized != nil { try copyProfile(from: loaded, to: image) }
+            if resized != nil, header.hasProfile { try copyProfile(from: loaded, to: image) }
             let icc = try VipsOperationCall("icc_transform")
             try icc.set("in", .image(image))
             try icc.set("embedded", .bool(true))
-            try icc.set("input_profile", .string("srgb"))
+            try icc.set("input_profile", .string(cmyk ? "cmyk" : "srgb"))
             try icc.set("output_profile", .string("srgb"))
             try icc.set("intent", .nick("relative"))
             try icc.build()
@@ -65,18 +69,24 @@ enum JPEGResampledDecode {
         return DecodedImage(image: memory, hasRealTransparency: false)
     }
 
-    /// `image` converted to sRGB by `DirectProfileTransform` from `source`'s embedded profile,
-    /// when the image is small enough for that (nil otherwise: `icc_transform` converts it).
-    private static func directlyConverted(_ image: VipsImageHandle,
-                                          profileOf source: VipsImageHandle) throws(VipsError) -> VipsImageHandle? {
+    /// `image` converted to sRGB by `DirectProfileTransform` from `source`'s embedded profile
+    /// (for CMYK without one, libvips' CMYK profile), when the image is small enough for that
+    /// (nil otherwise: `icc_transform` converts it).
+    private static func directlyConverted(_ image: VipsImageHandle, profileOf source: VipsImageHandle,
+                                          cmyk: Bool) throws(VipsError) -> VipsImageHandle? {
         guard image.width * image.height <= DirectProfileTransform.maxPixels else { return nil }
         var data: UnsafeRawPointer?
         var length = 0
-        guard vips_image_get_blob(source.pointer, VIPS_META_ICC_NAME, &data, &length) == 0, let data else {
-            _ = VipsRuntime.takeErrorBuffer()
-            return nil
+        if vips_image_get_typeof(source.pointer, VIPS_META_ICC_NAME) != 0,
+           vips_image_get_blob(source.pointer, VIPS_META_ICC_NAME, &data, &length) == 0, let data {
+            return try DirectProfileTransform.toSRGB(image, profile: UnsafeRawBufferPointer(start: data, count: length))
         }
-        return try DirectProfileTransform.toSRGB(image, profile: UnsafeRawBufferPointer(start: data, count: length))
+        _ = VipsRuntime.takeErrorBuffer()
+        guard cmyk, let builtIn = DirectProfileTransform.cmykProfile else { return nil }
+        let converted = builtIn.withUnsafeBytes { profile in
+            Result { () throws(VipsError) in try DirectProfileTransform.toSRGB(image, profile: profile) }
+        }
+        return try converted.get()
     }
 
     /// Attaches a copy of `source`'s embedded ICC profile to `image` (an image this code made).

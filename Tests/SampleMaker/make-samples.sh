@@ -123,3 +123,9 @@ exiftool -q -overwrite_original -GPSLatitude=48.8584 -GPSLatitudeRef=N -GPSLongi
   -XMP-dc:Title="holiday" "$out/jpeg-reuse/in-box-gps.jpg"
 printf 'TRAILER-AFTER-EOI-0123456789' >> "$out/jpeg-reuse/in-box-gps.jpg"
 vips jpegsave "$work/s480.ppm" "$out/jpeg-reuse/in-box-q95.jpg" --Q 95 --subsample-mode off
+
+# 11. A small CMYK JPEG (120×80, under DirectProfileTransform.maxPixels) without a profile:
+#     decoded through libvips' CMYK profile (not embedded: it is ~960 kB; cmyk.jpg carries it).
+python3 "$here/scene.py" "$work/s120.ppm" 120 80
+vips icc_transform "$work/s120.ppm" "$work/cmyk120.v" cmyk --input-profile srgb
+vips jpegsave "$work/cmyk120.v" "$out/icc/cmyk-small-untagged.jpg" --Q 90 --strip
