@@ -42,25 +42,36 @@ package enum JPEGFallbackReuse {
         return scale <= 100 ? (200 - scale) / 2 : 5000 / scale
     }
 
-    /// The source as `spec`'s rendition, or nil when any condition above fails.
-    package static func rendition(_ bytes: UnsafeRawBufferPointer, header: ImageHeader,
-                                  spec: RenditionSpec) -> Rendition? {
+    /// The source as each of `specs`' renditions the conditions above allow (none for most
+    /// files). The file is walked once, only when the header and at least one spec qualify,
+    /// and its picture copied once for all the renditions it serves.
+    package static func renditions(_ bytes: UnsafeRawBufferPointer, header: ImageHeader,
+                                   specs: [RenditionSpec]) -> [Rendition] {
         guard header.format == .jpeg, !header.highBitDepth, !header.hasAlpha, header.orientation == 1,
-              !header.hasProfile || header.profileIsSRGB, header.colourSpace == .rgb || header.colourSpace == .grey,
-              spec.outputFormat(transparent: false) == .jpeg, spec.fit == .inside, spec.byteLimit == nil,
-              (spec.effort ?? 0) < 4 else { return nil }
-        let scaled = RenditionRenderer.scaledSize(for: spec, sourceWidth: header.displayWidth,
-                                                  sourceHeight: header.displayHeight, allowUpscale: false)
-        guard scaled == (header.displayWidth, header.displayHeight),
-              let layout = JPEGCodedLayout.parse(bytes),
+              !header.hasProfile || header.profileIsSRGB, header.colourSpace == .rgb || header.colourSpace == .grey
+        else { return [] }
+        let fitting = specs.filter { spec in
+            spec.outputFormat(transparent: false) == .jpeg && spec.fit == .inside && spec.byteLimit == nil
+                && (spec.effort ?? 0) < 4
+                && RenditionRenderer.scaledSize(for: spec, sourceWidth: header.displayWidth,
+                                                sourceHeight: header.displayHeight, allowUpscale: false)
+                    == (header.displayWidth, header.displayHeight)
+        }
+        guard !fitting.isEmpty, let layout = JPEGCodedLayout.parse(bytes),
               layout.width == header.storedWidth, layout.height == header.storedHeight,
-              colourIsYCbCrOrGrey(layout, header: header),
-              accepts(layout.chromaLayout, asked: spec.chromaSubsampling),
-              spec.progressive.map({ $0 == (layout.process == .progressive) }) ?? true,
-              let luma = layout.lumaTable, estimatedQuality(lumaTable: luma) <= Double(spec.quality) + 1
-        else { return nil }
-        return Rendition(role: spec.role, format: .jpeg, width: header.displayWidth, height: header.displayHeight,
-                         data: layout.pictureOnly(bytes))
+              colourIsYCbCrOrGrey(layout, header: header), let luma = layout.lumaTable else { return [] }
+        let quality = estimatedQuality(lumaTable: luma)
+        let served = fitting.filter { spec in
+            accepts(layout.chromaLayout, asked: spec.chromaSubsampling)
+                && (spec.progressive.map { $0 == (layout.process == .progressive) } ?? true)
+                && quality <= Double(spec.quality) + 1
+        }
+        guard !served.isEmpty else { return [] }
+        let picture = layout.pictureOnly(bytes)
+        return served.map { spec in
+            Rendition(role: spec.role, format: .jpeg, width: header.displayWidth, height: header.displayHeight,
+                      data: picture)
+        }
     }
 
     /// Grey with one component, or three components a decoder takes for YCbCr.

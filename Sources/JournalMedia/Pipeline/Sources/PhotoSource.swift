@@ -104,10 +104,8 @@ enum StillDecoding {
         // JPEG renditions the source can be itself (see JPEGFallbackReuse); the decode then
         // only needs the other renditions' size.
         var reused: [Rendition] = []
-        if reuseJPEG, format == .jpeg {
-            reused = bytes.withUnsafeBytes { raw in
-                plan.renditions.compactMap { JPEGFallbackReuse.rendition(raw, header: header, spec: $0) }
-            }
+        if reuseJPEG {
+            reused = bytes.withUnsafeBytes { JPEGFallbackReuse.renditions($0, header: header, specs: plan.renditions) }
         }
         let fullBox = plan.box(width: header.displayWidth, height: header.displayHeight, upscale: upscale)
         let box = reused.isEmpty ? fullBox
