@@ -236,10 +236,8 @@ package enum ImageDecoder {
     /// `thumbnail` lets lcms optimise the CMYK profile's tables first: ~45 ms for a 100×100 image).
     static func smallCMYK(_ header: ImageHeader, width: Int, height: Int, colourManaged: Bool) -> Bool {
         guard header.colourSpace == .cmyk, header.bands == 4, colourManaged else { return false }
-        let scale = min(Double(width) / Double(max(1, header.displayWidth)),
-                        Double(height) / Double(max(1, header.displayHeight)), 1)
-        let fitted = (Double(header.displayWidth) * scale).rounded() * (Double(header.displayHeight) * scale).rounded()
-        return fitted <= Double(DirectProfileTransform.maxPixels)
+        let fitted = header.fittedDisplaySize(width: width, height: height)
+        return fitted.width * fitted.height <= DirectProfileTransform.maxPixels
     }
 
     static func jpegShrink(_ header: ImageHeader, width: Int, height: Int) -> Int? {

@@ -34,6 +34,14 @@ package struct ImageHeader {
     package var displayWidth: Int { orientation >= 5 ? storedHeight : storedWidth }
     package var displayHeight: Int { orientation >= 5 ? storedWidth : storedHeight }
     package var pixelCount: Int { storedWidth.multipliedReportingOverflow(by: storedHeight).partialValue }
+
+    /// The display size fitted inside `width`×`height`, never enlarged, each side rounded and
+    /// at least 1: the size the renditions' `scaledSize` gives this image for that box.
+    func fittedDisplaySize(width: Int, height: Int) -> (width: Int, height: Int) {
+        let scale = min(Double(width) / Double(max(1, displayWidth)), Double(height) / Double(max(1, displayHeight)), 1)
+        return (max(1, Int((Double(displayWidth) * scale).rounded())),
+                max(1, Int((Double(displayHeight) * scale).rounded())))
+    }
 }
 
 /// Reads an image header from memory through the loader for its sniffed format.

@@ -35,10 +35,8 @@ enum JPEGResampledDecode {
         // in the stored orientation the pixels have.
         let swapped = header.orientation >= 5
         let shownWidth = swapped ? image.height : image.width, shownHeight = swapped ? image.width : image.height
-        let scale = min(Double(width) / Double(max(1, header.displayWidth)),
-                        Double(height) / Double(max(1, header.displayHeight)), 1)
-        let targetWidth = min(shownWidth, max(1, Int((Double(header.displayWidth) * scale).rounded())))
-        let targetHeight = min(shownHeight, max(1, Int((Double(header.displayHeight) * scale).rounded())))
+        let fitted = header.fittedDisplaySize(width: width, height: height)
+        let targetWidth = min(shownWidth, fitted.width), targetHeight = min(shownHeight, fitted.height)
         let stored = swapped ? (targetHeight, targetWidth) : (targetWidth, targetHeight)
         // The decoded samples show the whole stored picture at 1/shrink: a fraction of a
         // sample more than the decode holds when a side is not a multiple of the shrink.
@@ -75,13 +73,15 @@ enum JPEGResampledDecode {
     private static func directlyConverted(_ image: VipsImageHandle, profileOf source: VipsImageHandle,
                                           cmyk: Bool) throws(VipsError) -> VipsImageHandle? {
         guard image.width * image.height <= DirectProfileTransform.maxPixels else { return nil }
-        var data: UnsafeRawPointer?
-        var length = 0
-        if vips_image_get_typeof(source.pointer, VIPS_META_ICC_NAME) != 0,
-           vips_image_get_blob(source.pointer, VIPS_META_ICC_NAME, &data, &length) == 0, let data {
+        if vips_image_get_typeof(source.pointer, VIPS_META_ICC_NAME) != 0 {
+            var data: UnsafeRawPointer?
+            var length = 0
+            guard vips_image_get_blob(source.pointer, VIPS_META_ICC_NAME, &data, &length) == 0, let data else {
+                _ = VipsRuntime.takeErrorBuffer()
+                return nil
+            }
             return try DirectProfileTransform.toSRGB(image, profile: UnsafeRawBufferPointer(start: data, count: length))
         }
-        _ = VipsRuntime.takeErrorBuffer()
         guard cmyk, let builtIn = DirectProfileTransform.cmykProfile else { return nil }
         let converted = builtIn.withUnsafeBytes { profile in
             Result { () throws(VipsError) in try DirectProfileTransform.toSRGB(image, profile: profile) }
