@@ -94,7 +94,7 @@ package enum AVIFAV1Decoder {
         var matrix = coded.nclx?.matrix ?? Int(f.colorspace.rawValue)
         if matrix == 2 { matrix = 6 }   // unspecified: BT.601, as libheif takes it
         let fullRange = coded.nclx?.fullRange ?? (f.color_range == AVCOL_RANGE_JPEG)
-        guard let swscaleMatrix = YUVToRGBResampler.swscaleMatrix(matrix), (0...255).contains(primaries),
+        guard let swscaleMatrix = SwscalePass.swscaleMatrix(matrix), (0...255).contains(primaries),
               (0...255).contains(transfer) else { return nil }
         let route: Route
         if coded.iccProfile != nil {

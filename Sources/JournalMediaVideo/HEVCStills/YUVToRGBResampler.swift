@@ -1,4 +1,3 @@
-import CFFmpeg
 import JournalMediaCore
 import JournalMediaResampling
 
@@ -9,19 +8,6 @@ import JournalMediaResampling
 /// Runs once per HEIC on the fast path; costs one resample per plane (1.5 bytes per source
 /// pixel for 4:2:0) and a conversion of the target's pixels, plus the output buffer.
 enum YUVToRGBResampler {
-    /// The swscale coefficient table for an H.273 matrix code, nil for matrices it cannot
-    /// express (identity/GBR, YCgCo, chroma-derived, ICtCp). The AVIF path's swscale pass.
-    static func swscaleMatrix(_ code: Int) -> Int32? {
-        switch code {
-        case 1: SWS_CS_ITU709
-        case 2, 5, 6: SWS_CS_ITU601   // 2 is "unspecified": libheif takes BT.601 then.
-        case 4: SWS_CS_FCC
-        case 7: SWS_CS_SMPTE240M
-        case 9, 10: SWS_CS_BT2020
-        default: nil
-        }
-    }
-
     /// `planes` scaled to `width`×`height` as RGB24, chroma taken as centred (as libheif does).
     static func resample(_ planes: YUVPlanes, width: Int, height: Int, matrix: PlanarYCbCrToRGB.Matrix,
                          fullRange: Bool) throws(LibavFailure) -> [UInt8] {
