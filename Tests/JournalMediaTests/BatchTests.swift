@@ -148,4 +148,19 @@ import Testing
             guard case .outputInsideInput = error else { Issue.record("wrong error \(error)"); return }
         }
     }
+
+    /// The largest unit starts first (a Live Photo counts both files), ties keep input order,
+    /// and a unit whose probe is missing counts as empty: with the big file last, one worker
+    /// would convert it alone at the end of the batch.
+    @Test func largestUnitsStartFirst() {
+        let names = ["icon.svg", "cmyk.jpg", "scene.webp", "alpha-disc.png", "photo.heic", "orientation-8-srgb.jpg"]
+        var probes: [ProbedAsset?] = names.map { ProbedAsset.open(TestSupport.sample($0), name: $0) }
+        let units: [WorkUnit] = [
+            .single(0), .single(1), .single(2), .livePhoto(still: 3, motion: 4, pairedBy: .given), .single(5), .single(0),
+        ]
+        // cmyk.jpg 1.1 MB; alpha-disc.png + photo.heic 83 kB; orientation-8 33 kB; scene.webp 3.5 kB; icon.svg twice.
+        #expect(Batch.launchOrder(units, probes: probes) == [1, 3, 4, 2, 0, 5])
+        probes[1] = nil
+        #expect(Batch.launchOrder(units, probes: probes).last == 1)
+    }
 }

@@ -215,6 +215,7 @@ public struct Batch: Sendable {
         var progress = BatchProgress(done: 0, total: units.count, failed: 0, skipped: 0, elapsedSeconds: 0)
         let processor = AssetProcessor(options: options)
         let output = self.output
+        let order = Batch.launchOrder(units, probes: probes)
 
         // Cancelling the batch's task trips one guard shared by every unit: no unit starts
         // after it, and the units in flight stop at their next check.
@@ -225,7 +226,7 @@ public struct Batch: Sendable {
             let stopRequest = self.stopRequest
             func launch() {
                 guard next < units.count, stopRequest?.isRequested != true, !stop.isCancelled else { return }
-                let index = next, unit = units[index], earlier = entries[index]
+                let index = order[next], unit = units[index], earlier = entries[index]
                 next += 1
                 guard let work = Batch.Work(unit: unit, taking: &probes) else { return launch() }
                 group.addTask {
@@ -291,6 +292,23 @@ public struct Batch: Sendable {
         var manifest = outline
         manifest.assets = entries.compactMap { $0 }
         return manifest
+    }
+
+    /// The order units start in: largest input first (the unit's files' sizes, unknown as 0),
+    /// ties in input order. The last unit to start then is a small one, so the workers finish
+    /// together instead of one core idling while another converts a big file started last
+    /// (on 37 small JPEGs at `--jobs 2`, alphabetical order left up to one whole asset,
+    /// ~35 ms, on one core at the end). Entries keep their input order in the manifest.
+    /// Costs one sort of the units.
+    static func launchOrder(_ units: [WorkUnit], probes: [ProbedAsset?]) -> [Int] {
+        func size(_ index: Int) -> Int { probes[index]?.size ?? 0 }
+        let costs = units.map { unit -> Int in
+            switch unit {
+            case .single(let index): size(index)
+            case .livePhoto(let still, let motion, _): size(still) + size(motion)
+            }
+        }
+        return units.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
     }
 
     /// Probes every planned file once, `jobs` at a time: one open, one sniff, one metadata
