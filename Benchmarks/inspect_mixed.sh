@@ -16,7 +16,7 @@ corpus=${CORPUS:-$root/../shared/corpus}
 [ -d "$corpus" ] || corpus=/work/shared/corpus
 folder=$bench/inspect-mixed
 bin=$(swift build -c release --show-bin-path)/journal-media
-[ -x "$bin" ] || swift build -c release --product journal-media >/dev/null
+[ -x "$bin" ] || swift build -c release --static-swift-stdlib --product journal-media >/dev/null
 
 # The folder: a copy, so both tools read the same files from the same disk, cache warm.
 rm -rf "$folder"; mkdir -p "$folder"

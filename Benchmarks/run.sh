@@ -18,8 +18,8 @@ cd "$(dirname "$0")/.."
 bench=$(pwd)/.build/bench
 runs=${RUNS:-3}
 mkdir -p "$bench"
-swift build -c release --product color-bench >/dev/null
-swift build -c release --product card-bench >/dev/null
+swift build -c release --static-swift-stdlib --product color-bench >/dev/null
+swift build -c release --static-swift-stdlib --product card-bench >/dev/null
 colorbench=$(swift build -c release --show-bin-path)/color-bench
 cardbench=$(swift build -c release --show-bin-path)/card-bench
 
@@ -43,7 +43,7 @@ RUNS=$runs OUTPUT="$bench/inspect-mixed-table.md" Benchmarks/inspect_mixed.sh
 echo
 RUNS=$runs OUTPUT="$bench/posters-table.md" Benchmarks/posters.sh
 echo
-swift build -c release --product journal-media >/dev/null
+swift build -c release --static-swift-stdlib --product journal-media >/dev/null
 # The 12 MP JPEGs renditions.sh made (Benchmarks/make_inputs.sh).
 mkdir -p "$bench/serve-inputs"
 find "$bench/inputs" -maxdepth 1 -name 'camera12mp-*.jpg' -exec ln -sf {} "$bench/serve-inputs/" \;

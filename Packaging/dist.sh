@@ -9,11 +9,10 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 out=dist
 rm -rf "$out.tmp" && mkdir -p "$out.tmp/completions" "$out.tmp/man"
-# A build folder of its own: switching --static-swift-stdlib on and off in one folder would
-# rebuild every module each time `make release` and `make dist` alternate.
-scratch=.build-dist
-$SWIFT build -c release --product journal-media --static-swift-stdlib --scratch-path "$scratch"
-bin=$($SWIFT build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/journal-media
+# The same flags as `make release` (the Makefile's RELEASE_FLAGS), so both share .build:
+# switching --static-swift-stdlib on and off in one folder would rebuild every module.
+$SWIFT build -c release --static-swift-stdlib --product journal-media
+bin=$($SWIFT build -c release --static-swift-stdlib --show-bin-path)/journal-media
 cp "$bin" "$out.tmp/journal-media"
 strip --strip-unneeded "$out.tmp/journal-media"
 
