@@ -85,10 +85,16 @@ let package = Package(
         // sinks, defined ahead of libvips so each message lands with the computation it
         // belongs to; forwards to libvips. Written here; imaging only (CVipsMessages.h).
         .target(name: "CVipsMessages", path: "Sources/CVipsMessages", linkerSettings: [.linkedLibrary("dl")]),
+        // JPEG (libjpeg) and lossy WebP (libwebp) encodes of 8-bit pixels in memory on the calling
+        // thread, with libvips 8.14's settings; libjpeg's errors caught with setjmp/longjmp. Both
+        // libraries are already in the process through libvips; linked here by name, headers from
+        // the default include path (libjpeg62-turbo-dev, libwebp-dev). Written here; imaging only.
+        .target(name: "CStillEncode", path: "Sources/CStillEncode",
+                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp")]),
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
         .target(
             name: "JournalMediaImaging",
-            dependencies: ["JournalMediaCore", "CVips", "CVipsMessages", "CLCMS2", "CPango", "JournalMediaResampling",
+            dependencies: ["JournalMediaCore", "CVips", "CVipsMessages", "CStillEncode", "CLCMS2", "CPango", "JournalMediaResampling",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Video: libav open (custom I/O), probe, poster frames, tone-mapping, cover art, and
@@ -150,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "JournalMediaTests",
             dependencies: ["JournalMedia", "JournalMediaCore", "JournalMediaMetadata", "JournalMediaImaging",
-                           "JournalMediaVideo", "JournalMediaResampling", "CResampleKernel", "CExif", "CVips", "CFFmpeg",
+                           "JournalMediaVideo", "JournalMediaResampling", "CResampleKernel", "CStillEncode", "CExif", "CVips", "CFFmpeg",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "InMemoryLogging", package: "swift-log"),
                            .product(name: "Metrics", package: "swift-metrics"),

@@ -101,7 +101,9 @@ add_corpus() { # CLASS FIND-ARGS...
     cp "$f" "$real/$class/corpus-$(echo "$f" | md5sum | cut -c1-8)-$(basename "$f")"
   done
 }
-find "$real" -name 'corpus-*' -delete
+# "$real/": find does not descend a symbolic link given as its start (a worktree's
+# .build/bench/real linked to another's), which left every worktree's copies piling up.
+find "$real/" -name 'corpus-*' -delete
 add_corpus camera \( -iname '*.jpg' -o -iname '*.jpeg' \) -size +500k
 add_corpus small \( -iname '*.jpg' -o -iname '*.jpeg' \) -size +20k -size -200k
 add_corpus png -iname '*.png' -size +20k

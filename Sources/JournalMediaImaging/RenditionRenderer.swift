@@ -95,11 +95,32 @@ package enum RenditionRenderer {
         (spec.effort ?? 0) >= 4 || spec.byteLimit != nil
     }
 
+    /// libvips' chroma subsampling nick for a JPEG spec (4:2:0 unless the spec says otherwise).
+    static func subsampleMode(_ spec: RenditionSpec) -> String { spec.chromaSubsampling?.rawValue ?? "on" }
+
+    /// The WebP or JPEG encode on the calling thread (`DirectWebPEncode`, `DirectJPEGEncode`)
+    /// when the image is an 8-bit one in memory, with the settings `encode` gives libvips;
+    /// nil for other formats and images, which libvips encodes.
+    private static func directEncode(_ image: VipsImageHandle, format: RenditionFormat,
+                                     spec: RenditionSpec, quality: Int) throws(VipsError) -> [UInt8]? {
+        switch format {
+        case .webp:
+            return try DirectWebPEncode.encode(image, quality: quality, effort: spec.effort ?? defaultWebPEffort)
+        case .jpeg:
+            return try DirectJPEGEncode.encode(image, quality: quality, optimizeCoding: optimizesCoding(spec),
+                                               progressive: spec.progressive ?? false,
+                                               subsampleMode: subsampleMode(spec))
+        default:
+            return nil
+        }
+    }
+
     /// One encode to memory with the spec's settings for its format (quality; WebP effort;
     /// JPEG Huffman optimisation, chroma subsampling, progressive; PNG compression; AVIF and
     /// JPEG XL effort).
     private static func encode(_ image: VipsImageHandle, format: RenditionFormat,
                                spec: RenditionSpec, quality: Int) throws(VipsError) -> [UInt8] {
+        if let direct = try directEncode(image, format: format, spec: spec, quality: quality) { return direct }
         try VipsInterrupt.watch(image)
         let save: VipsOperationCall
         switch format {
@@ -114,7 +135,7 @@ package enum RenditionRenderer {
             try save.set("Q", .int(quality))
             try save.set("optimize_coding", .bool(optimizesCoding(spec)))
             try save.set("interlace", .bool(spec.progressive ?? false))
-            try save.set("subsample_mode", .nick(spec.chromaSubsampling?.rawValue ?? "on"))
+            try save.set("subsample_mode", .nick(subsampleMode(spec)))
         case .png:
             save = try VipsOperationCall("pngsave_buffer")
             try save.set("in", .image(image))
