@@ -233,6 +233,11 @@ package enum ImageDecoder {
                                      orientation: orientation, into: target)
             return upright
         }
+        return try libvipsOriented(image, orientation)
+    }
+
+    /// libvips' `autorot` of a copy of `image` tagged with `orientation` (lazy).
+    static func libvipsOriented(_ image: VipsImageHandle, _ orientation: Int) throws(VipsError) -> VipsImageHandle {
         let copy = try VipsOperationCall("copy")
         try copy.set("in", .image(image))
         try copy.build()
