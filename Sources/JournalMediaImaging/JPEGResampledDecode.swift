@@ -3,12 +3,14 @@ import JournalMediaCore
 
 /// The decode of RGB and untagged grey JPEGs, and of CMYK JPEGs whose decode is at most
 /// `DirectProfileTransform.maxPixels`: libjpeg-turbo at the smallest DCT scale (1/1,
-/// 1/2, 1/4, 1/8) that still covers the target box, the remaining 0.5–1× reduction by
+/// 1/2, 1/4, 1/8) that still covers the target box, on this thread (`DirectJPEGDecode`,
+/// libvips' samples without its sink's thread hand-offs), the remaining 0.5–1× reduction by
 /// `InMemoryResize` (not libvips' `thumbnail`, whose scalar `reduce` cost more than the
 /// decode on 2–8 MP photos), then, on the small image, the ICC conversion to sRGB (CMYK
 /// through its own profile or libvips' CMYK one; RGB skipped
 /// for sRGB-equivalent profiles, `SRGBProfileMatch`; straight through lcms for images of at
-/// most `DirectProfileTransform.maxPixels`) and the EXIF orientation.
+/// most `DirectProfileTransform.maxPixels`) and the EXIF orientation (one pass in memory,
+/// `PixelOrientation`, for all but the large profiled images `icc_transform` converts).
 ///
 /// Runs on the calling thread inside `ImageDecoder.decode`; costs one decode at the DCT
 /// scale (held in memory, at most 4× the target's pixels), one resample, and the transform
