@@ -204,14 +204,14 @@ import Testing
 
         // 6000×4000 of noise (hundreds of milliseconds to decode).
         let large = try CraftedFiles.noiseJPEG(width: 6000, height: 4000)
-        let deadline = DecodeGuard(deadlineSeconds: 0.02)
+        let deadline = DecodeGuard(deadlineSeconds: 0.05)
         let late = large.withUnsafeBytes { raw in
             deadline.install {
                 Result { () throws(VipsError) in try DirectJPEGDecode.decode(raw, shrink: 1, failOn: .warning, resolution: (1, 1)) }
             }
         }
         if case .failure(let error) = late { #expect(error.message == "ran past its deadline") } else {
-            Issue.record("a 24 MP decode finished inside 20 ms")
+            Issue.record("a 24 MP decode finished inside 50 ms")
         }
         let stoppedAt = try #require(deadline.computationStoppedAt, "stopped inside the decode")
         #expect((0..<100).contains(stoppedAt))
