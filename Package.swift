@@ -81,6 +81,10 @@ let package = Package(
             name: "JournalMediaResampling",
             dependencies: ["CResampleKernel"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The JPEG decode on the calling thread (libjpeg-turbo, already loaded by libvips):
+        // libjpeg's error_exit caught with setjmp/longjmp, warnings counted, libvips' chunking
+        // and settings, so the samples and failures are libvips' own. Written here; imaging only.
+        .target(name: "CJPEGDecode", path: "Sources/CJPEGDecode", linkerSettings: [.linkedLibrary("jpeg")]),
         // libvips' error entry points (vips_verror, freeze/thaw/clear) and its two threaded
         // sinks, defined ahead of libvips so each message lands with the computation it
         // belongs to; forwards to libvips. Written here; imaging only (CVipsMessages.h).
@@ -94,7 +98,7 @@ let package = Package(
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
         .target(
             name: "JournalMediaImaging",
-            dependencies: ["JournalMediaCore", "CVips", "CVipsMessages", "CStillEncode", "CLCMS2", "CPango", "JournalMediaResampling",
+            dependencies: ["JournalMediaCore", "CVips", "CVipsMessages", "CStillEncode", "CJPEGDecode", "CLCMS2", "CPango", "JournalMediaResampling",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Video: libav open (custom I/O), probe, poster frames, tone-mapping, cover art, and

@@ -21,7 +21,8 @@
 # convert-bench runs the batch without the CLI's AllocatorTuning, so CONVERT_BENCH also
 # compares the CLI with and without its malloc settings. CLASSES="small png" runs a subset.
 # Exit status 1 from journal-media (some inputs failed, by design for broken corpus files)
-# is accepted; any other failure stops the run.
+# is accepted; any other failure stops the run. BIN=PATH times that journal-media binary
+# instead of this checkout's release build (another branch's, for interleaved before/after runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -36,7 +37,7 @@ fi
 PY=$bench/venv/bin/python
 gcc -O2 -o "$bench/vips_loop" Benchmarks/vips_loop.c $(pkg-config --cflags --libs vips) -lpthread
 gcc -O2 -o "$bench/limit" Benchmarks/limit.c $(pkg-config --cflags --libs vips)
-bin=$(swift build -c release --show-bin-path)/journal-media
+bin=${BIN:-$(swift build -c release --show-bin-path)/journal-media}
 real=$bench/real
 
 classes=${CLASSES:-camera small png heic}

@@ -1,5 +1,6 @@
 import CVips
 import JournalMediaCore
+import JournalMediaResampling
 
 /// A source decoded once, at the size the largest rendition needs, upright, 8-bit sRGB (or
 /// 8-bit grey), with every metadata field removed, held in memory so that each rendition
@@ -214,9 +215,29 @@ package enum ImageDecoder {
         return DecodedImage(image: memory, hasRealTransparency: false)
     }
 
-    /// `image` turned upright for EXIF orientation `orientation` (libvips' `autorot` of a copy
-    /// tagged with it).
+    /// `image` turned upright for EXIF orientation `orientation`: for 8-bit pixels already in
+    /// memory (the JPEG decode's), one pass of `PixelOrientation` into a new memory image on
+    /// this thread; otherwise libvips' `autorot` of a copy tagged with it (lazy, computed by
+    /// the caller's sink). The same pixels, size, interpretation and resolution either way.
     static func oriented(_ image: VipsImageHandle, _ orientation: Int) throws(VipsError) -> VipsImageHandle {
+        if (2...8).contains(orientation), let pixels = image.memoryPixels {
+            let size = PixelOrientation.uprightSize(width: image.width, height: image.height, orientation: orientation)
+            let upright = try VipsImageHandle.memoryImage(width: size.width, height: size.height, bands: image.bands,
+                                                          interpretation: image.interpretation)
+            guard let target = upright.pointer.pointee.data else {
+                throw VipsError(message: "the new \(size.width)×\(size.height) memory image has no buffer")
+            }
+            upright.pointer.pointee.Xres = image.pointer.pointee.Xres
+            upright.pointer.pointee.Yres = image.pointer.pointee.Yres
+            PixelOrientation.upright(pixels, width: image.width, height: image.height, bands: image.bands,
+                                     orientation: orientation, into: target)
+            return upright
+        }
+        return try libvipsOriented(image, orientation)
+    }
+
+    /// libvips' `autorot` of a copy of `image` tagged with `orientation` (lazy).
+    static func libvipsOriented(_ image: VipsImageHandle, _ orientation: Int) throws(VipsError) -> VipsImageHandle {
         let copy = try VipsOperationCall("copy")
         try copy.set("in", .image(image))
         try copy.build()

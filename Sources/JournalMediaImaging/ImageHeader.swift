@@ -26,6 +26,9 @@ package struct ImageHeader {
     var profileUsable = true
     /// The embedded profile is sRGB in all but name (`SRGBProfileMatch`): no transform needed.
     var profileIsSRGB = false
+    /// Resolution in pixels per millimetre as libvips' loader reports it (JFIF density, then
+    /// EXIF's); 1 when the file gives none. The direct JPEG decode tags its image with it.
+    var resolution: (x: Double, y: Double) = (1, 1)
 
     /// The family of the stored pixels, which decides how colour management starts.
     enum ColourSpace { case rgb, cmyk, grey, other }
@@ -88,6 +91,7 @@ package enum ImageHeaderReader {
             format: format, storedWidth: image.width, storedHeight: image.height,
             orientation: image.orientation, bands: image.bands, hasAlpha: image.hasAlpha,
             colourSpace: space, hasProfile: image.hasField(VIPS_META_ICC_NAME))
+        header.resolution = (image.pointer.pointee.Xres, image.pointer.pointee.Yres)
         header.highBitDepth = image.format == VIPS_FORMAT_USHORT || image.format == VIPS_FORMAT_FLOAT
             || format.isLinearLight
         // Radiance pixels are packed RGBE (4 bytes, no alpha); OpenEXR's alpha is kept as a channel.

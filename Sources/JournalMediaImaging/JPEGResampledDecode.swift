@@ -3,12 +3,14 @@ import JournalMediaCore
 
 /// The decode of RGB and untagged grey JPEGs, and of CMYK JPEGs whose decode is at most
 /// `DirectProfileTransform.maxPixels`: libjpeg-turbo at the smallest DCT scale (1/1,
-/// 1/2, 1/4, 1/8) that still covers the target box, the remaining 0.5–1× reduction by
+/// 1/2, 1/4, 1/8) that still covers the target box, on this thread (`DirectJPEGDecode`,
+/// libvips' samples without its sink's thread hand-offs), the remaining 0.5–1× reduction by
 /// `InMemoryResize` (not libvips' `thumbnail`, whose scalar `reduce` cost more than the
 /// decode on 2–8 MP photos), then, on the small image, the ICC conversion to sRGB (CMYK
 /// through its own profile or libvips' CMYK one; RGB skipped
 /// for sRGB-equivalent profiles, `SRGBProfileMatch`; straight through lcms for images of at
-/// most `DirectProfileTransform.maxPixels`) and the EXIF orientation.
+/// most `DirectProfileTransform.maxPixels`) and the EXIF orientation (one pass in memory,
+/// `PixelOrientation`, for all but the large profiled images `icc_transform` converts).
 ///
 /// Runs on the calling thread inside `ImageDecoder.decode`; costs one decode at the DCT
 /// scale (held in memory, at most 4× the target's pixels), one resample, and the transform
@@ -19,18 +21,19 @@ enum JPEGResampledDecode {
         failOn: ImageDecoder.DecodeFailure
     ) throws(VipsError) -> DecodedImage {
         let shrink = ImageDecoder.jpegShrink(header, width: width, height: height) ?? 1
-        let load = try VipsOperationCall("jpegload_buffer")
-        try load.set("buffer", .borrowedBlob(bytes))
-        try load.set("shrink", .int(shrink))
-        // The caller's level: `warning` first, so a damaged file is retried leniently and its
-        // complaint recorded (see the photo source), `truncated` for that retry.
-        try load.set("fail_on", .nick(failOn.rawValue))
-        try load.build()
-        let loaded = try load.outputImage()
         // CMYK always converts: through its own profile, or libvips' CMYK one without.
         let cmyk = header.colourSpace == .cmyk
         let transform = colourManaged && (cmyk || header.hasProfile && !header.profileIsSRGB && header.colourSpace == .rgb)
-        var image = try loaded.materialised()
+        // The caller's level: `warning` first, so a damaged file is retried leniently and its
+        // complaint recorded (see the photo source), `truncated` for that retry.
+        var image: VipsImageHandle
+        let profile: [UInt8]?
+        if let direct = try DirectJPEGDecode.decode(bytes, shrink: shrink, failOn: failOn, resolution: header.resolution) {
+            (image, profile) = (direct.image, direct.profile)
+        } else {
+            image = try libvipsLoad(bytes, shrink: shrink, failOn: failOn)
+            profile = embeddedProfile(of: image)
+        }
         // The target in display orientation, as the renditions size it (`scaledSize`), then
         // in the stored orientation the pixels have.
         let swapped = header.orientation >= 5
@@ -43,12 +46,14 @@ enum JPEGResampledDecode {
         let extent = (Double(header.storedWidth) / Double(shrink), Double(header.storedHeight) / Double(shrink))
         let resized = try InMemoryResize.resized(image, width: stored.0, height: stored.1, extent: extent)
         if let resized { image = resized }
-        if transform, let direct = try directlyConverted(image, profileOf: loaded, cmyk: cmyk) {
+        if transform, let direct = try directlyConverted(image, profile: profile, cmyk: cmyk) {
             image = direct
         } else if transform {
-            // The resample made a new image without metadata: icc_transform reads the
-            // embedded profile from it.
-            if resized != nil, header.hasProfile { try copyProfile(from: loaded, to: image) }
+            // icc_transform reads the embedded profile from the image, which this code made
+            // (the decode or the resample) without metadata.
+            if let profile {
+                profile.withUnsafeBytes { vips_image_set_blob_copy(image.pointer, VIPS_META_ICC_NAME, $0.baseAddress, $0.count) }
+            }
             let icc = try VipsOperationCall("icc_transform")
             try icc.set("in", .image(image))
             try icc.set("embedded", .bool(true))
@@ -67,35 +72,40 @@ enum JPEGResampledDecode {
         return DecodedImage(image: memory, hasRealTransparency: false)
     }
 
-    /// `image` converted to sRGB by `DirectProfileTransform` from `source`'s embedded profile
-    /// (for CMYK without one, libvips' CMYK profile), when the image is small enough for that
-    /// (nil otherwise: `icc_transform` converts it).
-    private static func directlyConverted(_ image: VipsImageHandle, profileOf source: VipsImageHandle,
+    /// libvips' `jpegload_buffer` into memory, for a JPEG `DirectJPEGDecode` does not take
+    /// (a colour space other than grey, RGB or CMYK): the decode on a libvips worker thread.
+    private static func libvipsLoad(_ bytes: UnsafeRawBufferPointer, shrink: Int,
+                                    failOn: ImageDecoder.DecodeFailure) throws(VipsError) -> VipsImageHandle {
+        let load = try VipsOperationCall("jpegload_buffer")
+        try load.set("buffer", .borrowedBlob(bytes))
+        try load.set("shrink", .int(shrink))
+        try load.set("fail_on", .nick(failOn.rawValue))
+        try load.build()
+        return try load.outputImage().materialised()
+    }
+
+    /// A copy of the ICC profile libvips attached to `image`, nil when there is none.
+    private static func embeddedProfile(of image: VipsImageHandle) -> [UInt8]? {
+        guard image.hasField(VIPS_META_ICC_NAME) else { return nil }
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard vips_image_get_blob(image.pointer, VIPS_META_ICC_NAME, &data, &length) == 0, let data else {
+            _ = VipsRuntime.takeErrorBuffer()
+            return nil
+        }
+        return [UInt8](UnsafeRawBufferPointer(start: data, count: length))
+    }
+
+    /// `image` converted to sRGB by `DirectProfileTransform` from the file's embedded
+    /// `profile` (for CMYK without one, libvips' CMYK profile), when the image is small enough
+    /// for that (nil otherwise: `icc_transform` converts it).
+    private static func directlyConverted(_ image: VipsImageHandle, profile: [UInt8]?,
                                           cmyk: Bool) throws(VipsError) -> VipsImageHandle? {
         guard image.width * image.height <= DirectProfileTransform.maxPixels else { return nil }
-        if vips_image_get_typeof(source.pointer, VIPS_META_ICC_NAME) != 0 {
-            var data: UnsafeRawPointer?
-            var length = 0
-            guard vips_image_get_blob(source.pointer, VIPS_META_ICC_NAME, &data, &length) == 0, let data else {
-                _ = VipsRuntime.takeErrorBuffer()
-                return nil
-            }
-            return try DirectProfileTransform.toSRGB(image, profile: UnsafeRawBufferPointer(start: data, count: length))
-        }
-        guard cmyk, let builtIn = DirectProfileTransform.cmykProfile else { return nil }
-        let converted = builtIn.withUnsafeBytes { profile in
+        guard let bytes = profile ?? (cmyk ? DirectProfileTransform.cmykProfile : nil) else { return nil }
+        let converted = bytes.withUnsafeBytes { profile in
             Result { () throws(VipsError) in try DirectProfileTransform.toSRGB(image, profile: profile) }
         }
         return try converted.get()
-    }
-
-    /// Attaches a copy of `source`'s embedded ICC profile to `image` (an image this code made).
-    private static func copyProfile(from source: VipsImageHandle, to image: VipsImageHandle) throws(VipsError) {
-        var data: UnsafeRawPointer?
-        var length = 0
-        guard vips_image_get_blob(source.pointer, VIPS_META_ICC_NAME, &data, &length) == 0, let data else {
-            throw VipsError(message: VipsRuntime.failureMessage("reading the embedded ICC profile"))
-        }
-        vips_image_set_blob_copy(image.pointer, VIPS_META_ICC_NAME, data, length)
     }
 }

@@ -58,6 +58,16 @@ package final class VipsImageHandle {
         return names
     }
 
+    /// The pixels of an image held in memory as 8-bit samples of 1–4 bands, rows packed (one
+    /// this code or a sink wrote); nil for a lazy image or another format.
+    var memoryPixels: UnsafePointer<UInt8>? {
+        let image = pointer.pointee
+        guard image.dtype == VIPS_IMAGE_SETBUF || image.dtype == VIPS_IMAGE_SETBUF_FOREIGN,
+              image.BandFmt == VIPS_FORMAT_UCHAR, image.Coding == VIPS_CODING_NONE, (1...4).contains(Int(image.Bands)),
+              let data = image.data else { return nil }
+        return UnsafePointer(data)
+    }
+
     /// Computes every pixel into a new in-memory image (the decode happens here for a lazy
     /// image); later reads of the result cost no further decoding.
     /// Stops early (libvips' kill flag) when the thread's `DecodeGuard` says stop.

@@ -4,9 +4,8 @@ import Foundation
 /// Hostile or damaged files for the limits tests, made from real encoders' output (libvips in
 /// process, or the committed samples) and then cut or patched the way the audit's files were.
 enum CraftedFiles {
-    /// A `width`×`height` RGB PNG of random noise, saved by libvips without compression so
-    /// its pixel data spans several `IDAT` chunks.
-    static func noisePNG(width: Int = 256, height: Int = 256) throws -> [UInt8] {
+    /// A `width`×`height` sRGB image of random noise (one noisy band, two constant ones).
+    static func noiseImage(width: Int, height: Int) throws -> VipsImageHandle {
         let noise = try VipsOperationCall("gaussnoise")
         try noise.set("width", .int(width))
         try noise.set("height", .int(height))
@@ -23,8 +22,22 @@ enum CraftedFiles {
         try tag.set("in", .image(try cast.outputImage()))
         try tag.set("interpretation", .nick("srgb"))
         try tag.build()
+        return try tag.outputImage()
+    }
+
+    /// The same noise as a libvips JPEG (Q75, 4:2:0): a large one takes long to decode.
+    static func noiseJPEG(width: Int, height: Int) throws -> [UInt8] {
+        let save = try VipsOperationCall("jpegsave_buffer")
+        try save.set("in", .image(try noiseImage(width: width, height: height)))
+        try save.build()
+        return try save.outputBytes()
+    }
+
+    /// A `width`×`height` RGB PNG of random noise, saved by libvips without compression so
+    /// its pixel data spans several `IDAT` chunks.
+    static func noisePNG(width: Int = 256, height: Int = 256) throws -> [UInt8] {
         let save = try VipsOperationCall("pngsave_buffer")
-        try save.set("in", .image(try tag.outputImage()))
+        try save.set("in", .image(try noiseImage(width: width, height: height)))
         try save.set("compression", .int(0))
         try save.build()
         return try save.outputBytes()

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Samples/jpeg-decode/: JPEG layouts the direct libjpeg decode (DirectJPEGDecode) must decode
+# exactly as libvips' jpegload does, re-encoded by libvips 8.14 (libjpeg-turbo 2.1) from
+# Samples/orientation-8-srgb.jpg (400×600, itself made by make-samples.sh) and Samples/cmyk.jpg.
+set -eu
+out=${1:-Samples/jpeg-decode}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+src=Samples/orientation-8-srgb.jpg
+# Progressive (multi-scan), 4:2:0.
+vips jpegsave "$src" "$out/progressive.jpg" --Q 80 --interlace --strip
+# One grey channel.
+vips colourspace "$src" "$work/grey.v" b-w
+vips jpegsave "$work/grey.v" "$out/grey.jpg" --Q 80 --strip
+# Restart markers every 3 MCUs (undamaged).
+vips jpegsave "$src" "$out/restart-interval.jpg" --Q 80 --restart-interval 3 --strip
+# Odd sides (397×301), not multiples of any DCT scale or MCU, 4:2:0.
+vips crop "$src" "$work/odd.v" 1 3 397 301
+vips jpegsave "$work/odd.v" "$out/odd-size.jpg" --Q 80 --strip
+# CMYK without the Adobe APP14 marker or the profile (cmyk.jpg with those segments cut out):
+# libvips 8.14 still inverts its samples.
+python3 - Samples/cmyk.jpg "$out/cmyk-no-adobe.jpg" <<'PY'
+import sys
+data = open(sys.argv[1], 'rb').read()
+at, out = 2, bytearray(data[:2])
+while data[at] == 0xFF and data[at + 1] not in (0xDA, 0xD9):
+    length = int.from_bytes(data[at + 2:at + 4], 'big')
+    if data[at + 1] not in (0xEE, 0xE2):
+        out += data[at:at + 2 + length]
+    at += 2 + length
+out += data[at:]
+open(sys.argv[2], 'wb').write(out)
+PY
