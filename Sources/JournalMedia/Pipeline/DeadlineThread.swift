@@ -12,7 +12,8 @@ import JournalMediaCore
 /// finish on its own (the guard cancelled, its result discarded), holding its memory and one
 /// core until the library returns.
 ///
-/// Used by `StillDecoding` for every still decode. Costs one thread start (tens of
+/// Used by `StillDecoding` for every still decode but JPEG's, which stops by itself at the
+/// guard's next check and runs on the caller's thread. Costs one thread start (tens of
 /// microseconds) per decode, a wake-up every 50 ms while waiting, and after a stop up to
 /// `stopGraceSeconds` more for a decoder that does not stop at once.
 enum DeadlineThread {

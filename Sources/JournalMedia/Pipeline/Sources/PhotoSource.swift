@@ -129,8 +129,8 @@ enum StillDecoding {
         return SourceImage(decoded: decoded, width: header.displayWidth, height: header.displayHeight, upscale: upscale)
     }
 
-    /// One decode to `box` on its own thread (`DeadlineThread`) under its own `DecodeGuard`
-    /// (the plan's deadline; the caller's guard as parent), after `WholeImageDecodeGate`:
+    /// One decode to `box` on its own thread (`DeadlineThread`; a JPEG on this one) under its
+    /// own `DecodeGuard` (the plan's deadline; the caller's guard as parent), after `WholeImageDecodeGate`:
     /// the pixels and the decoder's complaint when it decoded past damage.
     private static func decodeOnItsThread(_ bytes: [UInt8], header: ImageHeader, box: (width: Int, height: Int),
                                           upscale: Bool, plan: DecodePlan,
@@ -163,12 +163,17 @@ enum StillDecoding {
                 : fail(.decode, .timeout, "decoding the \(format.rawValue.uppercased()) took longer than the "
                        + "\(limit) s limit (--timeout)\(progress)")
         }
-        let outcome = DeadlineThread.run(under: stop) { () -> Result<LenientDecode, VipsError> in
+        let work = { () -> Result<LenientDecode, VipsError> in
             defer { WholeImageDecodeGate.leave(exclusive: wholeImage) }
             return bytes.withUnsafeBytes { raw in
                 Result { () throws(VipsError) in try lenientPixels(raw, header: header, box: box, upscale: upscale) }
             }
         }
+        // A JPEG decode stops by itself when the guard says stop (libjpeg checks it every 64
+        // rows, libvips between tiles), so it runs on this thread: no thread start and two
+        // hand-overs per asset. Decoders that may not return for a long time get their own.
+        let outcome: DeadlineThread.Outcome<Result<LenientDecode, VipsError>> = format == .jpeg
+            ? .finished(stop.install(work)) : DeadlineThread.run(under: stop, work)
         switch outcome {
         case .stopped(let reason): throw stopped(reason)
         case .finished(.success(let lenient)):
