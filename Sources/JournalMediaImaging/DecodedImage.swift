@@ -249,9 +249,6 @@ package enum ImageDecoder {
         return try autorot.outputImage()
     }
 
-    /// The largest libjpeg scale denominator (1, 2, 4 or 8) whose output, ⌈stored / n⌉ on
-    /// each side, still covers the `width`×`height` target box (display orientation), or nil
-    /// when the target is not smaller than the image.
     /// A colour-managed CMYK JPEG whose fitted size is at most `DirectProfileTransform.maxPixels`:
     /// decoded by `JPEGResampledDecode`, its profile converted by lcms unoptimised (libvips'
     /// `thumbnail` lets lcms optimise the CMYK profile's tables first: ~45 ms for a 100×100 image).
@@ -261,6 +258,12 @@ package enum ImageDecoder {
         return fitted.width * fitted.height <= DirectProfileTransform.maxPixels
     }
 
+    /// The largest libjpeg scale denominator (1, 2, 4 or 8) whose output still covers the
+    /// `width`×`height` target box (display orientation), or nil when the target is not
+    /// smaller than the image. The output is counted as libvips' loader and `DirectJPEGDecode`
+    /// size it, ⌊stored / n⌋ on each side: counted as libjpeg's ⌈stored / n⌉, a 3×8000 JPEG
+    /// for a 1600 px box got n = 4, which libvips 8.14 loads as a 0-pixel-wide image and
+    /// aborts the process on (its sanity assertion).
     static func jpegShrink(_ header: ImageHeader, width: Int, height: Int) -> Int? {
         let swapped = header.orientation >= 5
         let targetWidth = swapped ? height : width, targetHeight = swapped ? width : height
@@ -271,7 +274,7 @@ package enum ImageDecoder {
         let neededWidth = Int((Double(header.storedWidth) * scale).rounded(.up))
         let neededHeight = Int((Double(header.storedHeight) * scale).rounded(.up))
         for shrink in [8, 4, 2] {
-            let w = (header.storedWidth + shrink - 1) / shrink, h = (header.storedHeight + shrink - 1) / shrink
+            let w = header.storedWidth / shrink, h = header.storedHeight / shrink
             if w >= neededWidth && h >= neededHeight { return shrink }
         }
         return 1

@@ -32,3 +32,22 @@ while data[at] == 0xFF and data[at + 1] not in (0xDA, 0xD9):
 out += data[at:]
 open(sys.argv[2], 'wb').write(out)
 PY
+# 3×8000 grey gradient with a grey ICC profile (D50, gamma 2.2, made by lcms here): the
+# libvips shrink-on-load path (tagged grey), where a DCT scale counted by ⌈side / n⌉ (n = 4
+# for a 1600 px box) made libvips load a 0-pixel-wide image and abort the process.
+python3 - "$work/grey.icc" <<'PY'
+import ctypes, sys
+lcms = ctypes.CDLL("liblcms2.so.2")
+lcms.cmsBuildGamma.restype = ctypes.c_void_p
+lcms.cmsBuildGamma.argtypes = [ctypes.c_void_p, ctypes.c_double]
+lcms.cmsD50_xyY.restype = ctypes.c_void_p
+lcms.cmsCreateGrayProfile.restype = ctypes.c_void_p
+lcms.cmsCreateGrayProfile.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+lcms.cmsSaveProfileToFile.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+profile = lcms.cmsCreateGrayProfile(lcms.cmsD50_xyY(), lcms.cmsBuildGamma(None, 2.2))
+assert profile and lcms.cmsSaveProfileToFile(profile, sys.argv[1].encode())
+PY
+vips xyz "$work/xy.v" 3 8000
+vips extract_band "$work/xy.v" "$work/y.v" 1
+vips linear "$work/y.v" "$work/thin.v" 0.03 10 --uchar
+vips jpegsave "$work/thin.v" "$out/thin-grey-profile.jpg" --Q 80 --profile "$work/grey.icc"
