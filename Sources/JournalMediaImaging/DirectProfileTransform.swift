@@ -83,7 +83,8 @@ enum DirectProfileTransform {
     /// Whether libvips' `icc_transform` of an image of this layout with this embedded profile
     /// (fallback `srgb`, or `cmyk` for CMYK) builds, answered the way its import step decides:
     /// a profile whose colour space does not fit the image's bands is replaced by the fallback
-    /// (so the transform builds: true); otherwise it builds when
+    /// (so the transform builds: true, except for grey images, which no fallback fits: false);
+    /// otherwise it builds when
     /// lcms builds the profile → Lab transform for the pixel format. The transform is made
     /// unoptimised, which finds the same failures (unreadable tags, unsupported classes)
     /// without the optimisation's cost. Nil for what it does not model (float, Lab, XYZ or other
@@ -118,7 +119,12 @@ enum DirectProfileTransform {
         case cmsSigGrayData: needs = 1; pixelFormat = sixteen ? JM_TYPE_GRAY_16 : JM_TYPE_GRAY_8
         default: return nil
         }
-        guard min(expected, bands) == needs else { return true }   // incompatible: the fallback is used
+        // Incompatible: libvips uses the fallback (`srgb`, or `cmyk` for CMYK) instead, which
+        // builds when it fits the bands. For a grey image none does (libvips 8.14 has no grey
+        // fallback): a grey JPEG tagged with an RGB profile fails "unable to load or find any
+        // compatible input profile", so the profile is reported unusable and ignored, as
+        // viewers do.
+        guard min(expected, bands) == needs else { return expected != 1 }
         var white = cmsCIExyY()
         cmsWhitePointFromTemp(&white, 6500)
         guard let lab = cmsCreateLab4Profile(&white) else { return nil }

@@ -103,4 +103,34 @@ extension ImageHeaderReader {
         let fallback = try TestImage(try #require(result.renditions.first { $0.role == "fallback" }).data)
         for value in try fallback.pixel(5, 5) { #expect(abs(value - 120) < 3, "the grey is kept: \(value)") }
     }
+
+    /// A grey JPEG tagged with an RGB profile (libvips' sRGB one; Samples/jpeg-decode, stored
+    /// 200×150 with orientation 8): libvips 8.14 has no grey fallback profile, so its
+    /// icc_transform failed the decode. The profile is reported unusable and the grey is
+    /// taken as it is, turned upright.
+    @Test func aGreyJPEGWithAnRGBProfileIsDecodedAsGrey() throws {
+        let name = "jpeg-decode/grey-rgb-profile.jpg"
+        let header = try ImageHeaderReader.read(try Data(contentsOf: TestSupport.sample(name)), format: .jpeg)
+        #expect(header.colourSpace == .grey && header.hasProfile)
+        let result = AssetProcessor().processBlocking(fileAt: TestSupport.sample(name), displayName: name)
+        #expect(result.error == nil, "\(result.error?.description ?? "")")
+        let fallback = try #require(result.renditions.first { $0.role == "fallback" })
+        #expect(fallback.width == 150 && fallback.height == 200)
+        // The same pixels as libvips' own decode of the file without colour management, turned.
+        let upright = try VipsOperationCall("autorot")
+        try upright.set("in", .image(try TestImage(contentsOf: TestSupport.sample(name)).image))
+        try upright.build()
+        let expected = try upright.outputImage()
+        let image = try TestImage(fallback.data)
+        for (x, y) in [(10, 10), (75, 100), (140, 190)] {
+            let got = try image.pixel(x, y)
+            let point = try VipsOperationCall("getpoint")
+            try point.set("in", .image(expected))
+            try point.set("x", .int(x))
+            try point.set("y", .int(y))
+            try point.build()
+            let want = try point.outputDoubles("out_array")
+            #expect(want.count == 1 && got.allSatisfy { abs($0 - want[0]) < 6 }, "(\(x), \(y)): \(got) against \(want)")
+        }
+    }
 }

@@ -51,3 +51,7 @@ vips xyz "$work/xy.v" 3 8000
 vips extract_band "$work/xy.v" "$work/y.v" 1
 vips linear "$work/y.v" "$work/thin.v" 0.03 10 --uchar
 vips jpegsave "$work/thin.v" "$out/thin-grey-profile.jpg" --Q 80 --profile "$work/grey.icc"
+# Grey with an RGB profile (libvips' sRGB one), 200×150: libvips 8.14 has no grey fallback, so
+# its icc_transform fails; the profile is ignored, as viewers do.
+vips crop "$work/grey.v" "$work/grey-crop.v" 100 200 200 150
+vips jpegsave "$work/grey-crop.v" "$out/grey-rgb-profile.jpg" --Q 80 --profile srgb
