@@ -5,9 +5,11 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch="$root/.build-asan"
+# --sanitize=address instruments the C targets too (CJPEGDecode, CStillEncode, CResampleKernel,
+# CLibavLoader, …); -Xswiftc -sanitize=address alone left their buffer accesses unchecked.
 swift build --package-path "$root" --scratch-path "$scratch" --product journal-media \
-    -Xswiftc -sanitize=address || exit 2
-bin=$(swift build --package-path "$root" --scratch-path "$scratch" --show-bin-path)/journal-media
+    --sanitize=address || exit 2
+bin=$(swift build --package-path "$root" --scratch-path "$scratch" --sanitize=address --show-bin-path)/journal-media
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 inputs=("$root/Samples")
