@@ -222,13 +222,9 @@ package enum ImageDecoder {
     static func oriented(_ image: VipsImageHandle, _ orientation: Int) throws(VipsError) -> VipsImageHandle {
         if (2...8).contains(orientation), let pixels = image.memoryPixels {
             let size = PixelOrientation.uprightSize(width: image.width, height: image.height, orientation: orientation)
-            let upright = try VipsImageHandle.memoryImage(width: size.width, height: size.height, bands: image.bands,
-                                                          interpretation: image.interpretation)
-            guard let target = upright.pointer.pointee.data else {
-                throw VipsError(message: "the new \(size.width)×\(size.height) memory image has no buffer")
-            }
-            upright.pointer.pointee.Xres = image.pointer.pointee.Xres
-            upright.pointer.pointee.Yres = image.pointer.pointee.Yres
+            let (upright, target) = try VipsImageHandle.memoryImage(
+                width: size.width, height: size.height, bands: image.bands, interpretation: image.interpretation,
+                resolution: (image.pointer.pointee.Xres, image.pointer.pointee.Yres))
             PixelOrientation.upright(pixels, width: image.width, height: image.height, bands: image.bands,
                                      orientation: orientation, into: target)
             return upright

@@ -51,13 +51,8 @@ enum DirectJPEGDecode {
         }
         let width = Int(jm_jpeg_decode_width(decode)), height = Int(jm_jpeg_decode_height(decode))
         let bands = Int(jm_jpeg_decode_colour(decode).rawValue)
-        let image = try VipsImageHandle.memoryImage(width: width, height: height, bands: bands,
-                                                    interpretation: interpretation)
-        image.pointer.pointee.Xres = resolution.x
-        image.pointer.pointee.Yres = resolution.y
-        guard let pixels = image.pointer.pointee.data else {
-            throw VipsError(message: "the new \(width)×\(height) memory image has no buffer")
-        }
+        let (image, pixels) = try VipsImageHandle.memoryImage(width: width, height: height, bands: bands,
+                                                              interpretation: interpretation, resolution: resolution)
         let stride = width * bands
         var row = 0
         while row < height {

@@ -71,11 +71,8 @@ enum DirectProfileTransform {
             return nil
         }
         defer { cmsDeleteTransform(transform) }
-        let converted = try VipsImageHandle.memoryImage(width: image.width, height: image.height, bands: 3,
-                                                        interpretation: VIPS_INTERPRETATION_sRGB)
-        guard let target = converted.pointer.pointee.data else {
-            throw VipsError(message: "the new \(image.width)×\(image.height) memory image has no buffer")
-        }
+        let (converted, target) = try VipsImageHandle.memoryImage(width: image.width, height: image.height, bands: 3,
+                                                                  interpretation: VIPS_INTERPRETATION_sRGB)
         cmsDoTransform(transform, source, target, cmsUInt32Number(pixels))
         return converted
     }

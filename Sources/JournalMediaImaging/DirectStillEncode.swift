@@ -16,17 +16,13 @@ import JournalMediaCore
 enum DirectStillEncode {
     /// The image's pixel buffer and layout when a direct encoder can read it as it is, else nil.
     static func pixels(of image: VipsImageHandle) -> (data: UnsafePointer<UInt8>, bands: Int, stride: Int)? {
-        let header = image.pointer.pointee
-        guard header.dtype == VIPS_IMAGE_SETBUF || header.dtype == VIPS_IMAGE_SETBUF_FOREIGN,
-              let data = header.data, image.format == VIPS_FORMAT_UCHAR, header.Coding == VIPS_CODING_NONE,
-              image.width >= 1, image.height >= 1
-        else { return nil }
+        guard let data = image.memoryPixels, image.width >= 1, image.height >= 1 else { return nil }
         let bands = image.bands
         switch (image.interpretation, bands) {
         case (VIPS_INTERPRETATION_B_W, 1...2), (VIPS_INTERPRETATION_sRGB, 3...4): break
         default: return nil
         }
-        return (UnsafePointer(data), bands, image.width * bands)
+        return (data, bands, image.width * bands)
     }
 
     /// The stop check handed to the C encoders: `context` is the guard (unretained; the

@@ -23,11 +23,8 @@ package enum InMemoryResize {
               let data = image.pointer.pointee.data
         else { return nil }
         if let reason = DecodeGuard.current?.stopReason { throw VipsError(message: VipsInterrupt.message(reason)) }
-        let output = try VipsImageHandle.memoryImage(width: width, height: height, bands: bands,
-                                                     interpretation: image.interpretation)
-        guard let target = output.pointer.pointee.data else {
-            throw VipsError(message: "the new \(width)×\(height) memory image has no buffer")
-        }
+        let (output, target) = try VipsImageHandle.memoryImage(width: width, height: height, bands: bands,
+                                                               interpretation: image.interpretation)
         SeparableResampler.resize(UnsafePointer(data), width: image.width, height: image.height, bands: bands,
                                   outWidth: width, outHeight: height, extent: extent, into: target)
         return output
@@ -36,19 +33,21 @@ package enum InMemoryResize {
 
 extension VipsImageHandle {
     /// A new libvips memory image of 8-bit pixels, its buffer allocated (uninitialised) and
-    /// tagged with `interpretation`, for code that writes the pixels itself. Costs the allocation.
-    static func memoryImage(width: Int, height: Int, bands: Int,
-                            interpretation: VipsInterpretation) throws(VipsError) -> VipsImageHandle {
+    /// tagged with `interpretation` and `resolution` (pixels per millimetre), with that buffer,
+    /// for code that writes the pixels itself. Costs the allocation.
+    static func memoryImage(width: Int, height: Int, bands: Int, interpretation: VipsInterpretation,
+                            resolution: (x: Double, y: Double) = (1, 1))
+        throws(VipsError) -> (image: VipsImageHandle, pixels: UnsafeMutablePointer<UInt8>) {
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max), (1...4).contains(bands),
               let image = vips_image_new_memory() else {
             throw VipsError(message: "cannot make a \(width)×\(height)×\(bands) memory image")
         }
         let handle = VipsImageHandle(owning: image)
         vips_image_init_fields(image, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
-                               interpretation, 1, 1)
-        guard vips_image_write_prepare(image) == 0, image.pointee.data != nil else {
+                               interpretation, resolution.x, resolution.y)
+        guard vips_image_write_prepare(image) == 0, let pixels = image.pointee.data else {
             throw VipsError(message: VipsRuntime.failureMessage("vips_image_write_prepare"))
         }
-        return handle
+        return (handle, pixels)
     }
 }

@@ -162,7 +162,7 @@ import Testing
         #expect(try DirectWebPEncode.encode(lazy, quality: 80, effort: 2) == nil)
         #expect(try DirectJPEGEncode.encode(lazy, quality: 80, optimizeCoding: false, progressive: false,
                                             subsampleMode: "on") == nil)
-        let wide = try VipsImageHandle.memoryImage(width: 16384, height: 1, bands: 3, interpretation: VIPS_INTERPRETATION_sRGB)
+        let wide = try VipsImageHandle.memoryImage(width: 16384, height: 1, bands: 3, interpretation: VIPS_INTERPRETATION_sRGB).image
         #expect(try DirectWebPEncode.encode(wide, quality: 80, effort: 2) == nil)
         #expect(try DirectWebPEncode.encode(photo, quality: 80, effort: 7) == nil, "libvips reports the effort's range")
         let rgba = try image("alpha-disc.png")
@@ -243,7 +243,7 @@ import Testing
     /// A deadline passing during a large encode stops it with the deadline's message (the
     /// guard notes how far the encode had got).
     @Test func deadlineStopsALargeEncode() throws {
-        let large = try VipsImageHandle.memoryImage(width: 8000, height: 6000, bands: 3, interpretation: VIPS_INTERPRETATION_sRGB)
+        let large = try VipsImageHandle.memoryImage(width: 8000, height: 6000, bands: 3, interpretation: VIPS_INTERPRETATION_sRGB).image
         let data = try #require(large.pointer.pointee.data)
         var state: UInt32 = 12345
         let row = (0..<(8000 * 3)).map { _ in
