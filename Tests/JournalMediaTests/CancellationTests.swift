@@ -116,8 +116,9 @@ import Testing
                 usleep(useconds_t(wait * 1e6))
                 clock.mark()
                 task.cancel()
-                // When the executor's slot is free again the work has returned: measured
-                // here, not where the awaiting task resumes (that needs a pool thread).
+                // The executor frees the slot on the work's thread as the work returns, so
+                // this is when the work stopped, not when the awaiting task resumed (that
+                // needs a pool thread, which other suites can hold for seconds).
                 while executor.counters.running > 0 { usleep(200) }
                 clock.markStopped()
             }
@@ -146,6 +147,7 @@ import Testing
         #expect(error.stage == .decode, "stopped in \(error.stage)")
         #expect(error.file == "big.png")
         #expect(result.renditions.isEmpty)
+        #expect(Self.stoppedPercent(error.message).map { $0 < 100 } == true, "not stopped inside the decode: \(error.message)")
         // < 1 s on a quiet machine (9–40 ms measured). Otherwise the run must end well before it would have without the cancel. The reference and
         // the cancelled run share the machine with the rest of the suite, so the bound is
         // relative to the reference, not an absolute figure.
@@ -157,11 +159,22 @@ import Testing
     @Test func cancellingATaskStopsAnSVGRenderMidWay() async throws {
         let (full, wait, latency, result) = try await Self.cancelHalfWay(Self.heavySVG(), name: "drawing.svg", specs: Self.bigSpecs)
         #expect(result.error?.reason == .cancelled)
-        // The stop lands at the end of the tile in flight, and this drawing is only a few
-        // tiles: under the full suite at load 7–10 a cancel 0.3 s into a 4.2 s reference run
-        // returned 3.9 s later. So the bound is only that it never runs on past what a whole
-        // run takes (the `cancelled` result above already says it did not finish).
+        // libvips saw the kill flag inside the render, before its end: the error says how far
+        // it had got. Without the eval callback's kill the render would run to the end and
+        // the stop would come at the next stage boundary, with no percentage.
+        let message = result.error?.message ?? ""
+        #expect(Self.stoppedPercent(message).map { $0 < 100 } == true, "not stopped inside the render: \(message)")
+        // The stop lands at the end of the tile in flight (72 ms after the cancel on a quiet
+        // machine), so the bound is only that it never runs on past what a whole run takes.
         #expect(latency < max(2.0, full * 1.5), "returned \(latency) s after cancel, \(wait) s into a run that took \(full) s")
+    }
+
+    /// The percentage in a stop error's "stopped N % into …", nil when it has none.
+    static func stoppedPercent(_ message: String) -> Int? {
+        guard let range = message.range(of: "stopped ") else { return nil }
+        let digits = message[range.upperBound...].prefix { $0.isNumber }
+        guard message[range.upperBound...].dropFirst(digits.count).hasPrefix(" % into") else { return nil }
+        return Int(digits)
     }
 
     /// A decode waiting for the whole-image gate (another asset's large AVIF or JPEG XL holds

@@ -83,11 +83,17 @@ public final class AssetExecutor: Sendable {
     /// and returns the work's value. Costs a thread start (tens of microseconds) per call.
     public func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws(Refusal) -> T {
         try await acquire()
-        defer { release() }
         // A thread of its own per slot, not the global Dispatch queue: a slot that was granted
-        // runs at once, however many other blocking jobs the process has queued there.
+        // runs at once, however many other blocking jobs the process has queued there. The
+        // slot is given back on that thread as soon as the work returns, not when the
+        // awaiting task resumes: that needs a thread of Swift's cooperative pool, which other
+        // blocking work can hold for seconds while the next waiter could already run.
         return await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: work()) }
+            let thread = Thread {
+                let value = work()
+                self.release()
+                continuation.resume(returning: value)
+            }
             thread.stackSize = Self.workerStackSize
             thread.start()
         }
