@@ -47,6 +47,60 @@ import Testing
         #expect(PortableAnymapHeader(Array("P3\n4 4\n70000\n".utf8)) == nil, "maximum over 65535")
     }
 
+    /// The SIZ segment, from a JP2 file (`jp2c` box) and from a bare codestream.
+    @Test func jpeg2000SizeReadsTheComponentGrid() throws {
+        let scene = try [UInt8](Data(contentsOf: Self.formats("scene.jp2")))
+        let size = try #require(JPEG2000Size(MemoryBytes(bytes: scene)))
+        #expect(size.width == 240 && size.height == 160)
+        #expect(size.components == Array(repeating: JPEG2000Size.Component(bits: 8, signed: false, dx: 1, dy: 1), count: 3))
+        #expect(!size.firstComponentIsSubsampled)
+        // opj_compress -s 2,2: one grey component at half the reference grid (191×127 → 96×64).
+        let subsampled = try [UInt8](Data(contentsOf: TestSupport.sample("limits/grey-subsampled.jp2")))
+        let grey = try #require(JPEG2000Size(MemoryBytes(bytes: subsampled)))
+        #expect(grey.width == 191 && grey.height == 127)
+        #expect(grey.components == [JPEG2000Size.Component(bits: 8, signed: false, dx: 2, dy: 2)])
+        #expect(grey.firstComponentIsSubsampled)
+        // The same codestream without the JP2 boxes.
+        let codestream = try #require(subsampled.firstRange(of: [0xFF, 0x4F, 0xFF, 0x51]))
+        #expect(JPEG2000Size(MemoryBytes(bytes: Array(subsampled[codestream.lowerBound...]))) == grey)
+        // A file cut after its SIZ (its `jp2c` box now declares more than the file holds, as
+        // in damaged files the decoder still reads) keeps its grid.
+        #expect(JPEG2000Size(MemoryBytes(bytes: Array(subsampled[..<(codestream.lowerBound + 60)]))) == grey)
+        // A SIZ cut short is no answer, not a wrong one.
+        #expect(JPEG2000Size(MemoryBytes(bytes: Array(subsampled[..<(codestream.lowerBound + 30)]))) == nil)
+    }
+
+    /// libvips 8.14 decodes a JPEG 2000 whose first component is subsampled to wrong pixels,
+    /// read past the component's buffer (valgrind: "Invalid read … 0 bytes after a block"),
+    /// different on every run: such a file is refused with a typed error instead.
+    @Test func aJPEG2000WithASubsampledFirstComponentIsRefused() async throws {
+        let result = await processor.process(fileAt: TestSupport.sample("limits/grey-subsampled.jp2"))
+        let error = try #require(result.error)
+        #expect(error.stage == .decode && error.reason == .unsupportedFormat)
+        #expect(error.message.contains("first component is subsampled 2×2"), "\(error.message)")
+        #expect(result.renditions.isEmpty)
+        // Subsampled chroma behind a full-size first component is the usual layout and
+        // converts: scene.jp2 made 4:2:0 by OpenJPEG (libvips' jp2ksave, subsample mode on).
+        let full = try [UInt8](Data(contentsOf: Self.formats("scene.jp2")))
+        let chroma420 = try full.withUnsafeBytes { buffer -> [UInt8] in
+            let load = try VipsOperationCall("jp2kload_buffer")
+            try load.set("buffer", .borrowedBlob(buffer))
+            try load.build()
+            let save = try VipsOperationCall("jp2ksave_buffer")
+            try save.set("in", .image(try load.outputImage()))
+            try save.set("subsample_mode", .nick("on"))
+            try save.build()
+            return try save.outputBytes()
+        }
+        let layout = try #require(JPEG2000Size(MemoryBytes(bytes: chroma420)))
+        #expect(layout.components.map { [$0.dx, $0.dy] } == [[1, 1], [2, 2], [2, 2]])
+        let converted = await processor.process(data: chroma420, filename: "scene-420.jp2")
+        #expect(converted.error == nil, "\(converted.error?.description ?? "")")
+        let image = try TestImage(try #require(converted.renditions.first).data)
+        let red = try image.pixel(1, 1)
+        #expect(red[0] > 180 && red[1] < 90 && red[2] < 90, "\(red)")
+    }
+
     @Test(arguments: [("scene.jp2", "image/jp2", 240, 160), ("scene.ppm", "image/x-portable-anymap", 96, 64)])
     func jpeg2000AndNetpbmConvertUpright(name: String, mediaType: String, width: Int, height: Int) async throws {
         let (result, image) = try await converted(name)

@@ -2,7 +2,8 @@
 # Re-creates the files in Samples/ with real encoders (libjpeg, libpng, libwebp, x265 via
 # libheif, librsvg/cairo) driven by the vips, exiftool and rsvg-convert command-line tools.
 # The samples are committed; this script documents how they were made and is not run by
-# the build. Needs: libvips-tools libimage-exiftool-perl librsvg2-bin python3-numpy.
+# the build. Needs: libvips-tools libimage-exiftool-perl librsvg2-bin python3-numpy
+# libopenjp2-tools.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/../../Samples}
@@ -104,6 +105,12 @@ python3 "$here/raw_preview.py" orf "$out/formats/raw-preview.orf" "$work/preview
 #       linear-light picture of linear_light.py as PFM, OpenEXR (half floats) and Radiance
 #       HDR (the EXR ×100, as a capture in absolute units, through vips radsave).
 vips jp2ksave "$work/s240.ppm" "$out/formats/scene.jp2" --Q 40
+#    A grey JPEG 2000 whose only component is subsampled 2×2 against its reference grid
+#    (valid; libvips 8.14 decodes it wrongly, so it is refused): OpenJPEG's own encoder
+#    (libopenjp2-tools), from the 96×64 scene in grey.
+vips colourspace "$work/small.ppm" "$work/small-grey.v" b-w
+vips copy "$work/small-grey.v" "$work/small-grey.pgm"
+opj_compress -i "$work/small-grey.pgm" -o "$out/limits/grey-subsampled.jp2" -s 2,2 -r 20
 cp "$work/small.ppm" "$out/formats/scene.ppm"
 python3 "$here/linear_light.py" pfm "$out/formats/linear.pfm"
 python3 "$here/linear_light.py" exr "$out/formats/linear.exr"

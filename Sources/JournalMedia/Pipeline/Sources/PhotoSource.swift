@@ -88,6 +88,12 @@ enum StillDecoding {
             header = own
             result.warnings = (result.warnings ?? []) + ["probe: \(failure.message); read from the file's own HEIF boxes instead"]
         }
+        if format == .jp2, let size = JPEG2000Size(MemoryBytes(bytes: bytes)), size.firstComponentIsSubsampled,
+           let first = size.components.first {
+            throw fail(.decode, .unsupportedFormat,
+                       "a JPEG 2000 whose first component is subsampled \(first.dx)×\(first.dy): libvips 8.14 decodes "
+                       + "such files wrongly (it reads past the component's samples), so it is not decoded")
+        }
         if let sidecarOrientation, header.orientation == 1, sidecarOrientation != 1 {
             header.orientation = sidecarOrientation
             header.orientationIsExternal = true
