@@ -72,24 +72,11 @@ package enum ContainerBounds {
     /// JPEG: markers from SOI; every segment with a length (up to and including the first
     /// SOS header) must fit. Entropy-coded data after SOS has no declared sizes.
     static func jpeg(_ source: some ByteSource) -> ContainerOverrun? {
-        guard source.read(0, 2) == [0xFF, 0xD8] else { return nil }
-        var offset = 2
-        var segments = 0
-        while segments < 100_000, let marker = source.read(offset, 2), marker[0] == 0xFF {
-            segments += 1
-            let code = marker[1]
-            if code == 0xFF { offset += 1; continue }  // fill byte
-            if code == 0xD9 { return nil }  // EOI
-            if code == 0x01 || (0xD0...0xD7).contains(code) { offset += 2; continue }  // no length
-            guard let length = source.uint16BE(offset + 2) else { return nil }
-            if length > source.size - (offset + 2) {
-                return ContainerOverrun(container: "JPEG", structure: "segment \(jpegMarkerName(code))", offset: offset,
-                                        declared: length, fileSize: source.size)
-            }
-            if code == 0xDA || length < 2 { return nil }  // SOS: scan data follows
-            offset += 2 + length
-        }
-        return nil
+        var segments = JPEGSegments(source, limit: 100_000)
+        while segments.next() != nil {}
+        guard case .overrun(let marker, let offset, let declared) = segments.stop else { return nil }
+        return ContainerOverrun(container: "JPEG", structure: "segment \(JPEGSegment.name(of: marker))", offset: offset,
+                                declared: declared, fileSize: source.size)
     }
 
     /// BMP: an uncompressed (or bit-field) bitmap's rows, from the declared pixel-data offset,
@@ -213,20 +200,5 @@ package enum ContainerBounds {
     /// A four-character code as text, with bytes outside printable ASCII shown as `?`.
     static func printable(_ code: String) -> String {
         String(code.unicodeScalars.map { (0x20...0x7E).contains($0.value) ? Character($0) : "?" })
-    }
-
-    /// A JPEG marker's usual name (APPn, SOFn, DQT, …) or its hex code.
-    static func jpegMarkerName(_ code: UInt8) -> String {
-        switch code {
-        case 0xE0...0xEF: "APP\(code - 0xE0)"
-        case 0xC4: "DHT"
-        case 0xCC: "DAC"
-        case 0xC0...0xCF: "SOF\(code - 0xC0)"
-        case 0xDA: "SOS"
-        case 0xDB: "DQT"
-        case 0xDD: "DRI"
-        case 0xFE: "COM"
-        default: "0xFF" + String(code, radix: 16, uppercase: true)
-        }
     }
 }

@@ -24,7 +24,7 @@ package struct MetadataBlocks {
     /// damage; nothing here throws.
     package static func find(in source: some ByteSource, format: SourceFormat) -> MetadataBlocks {
         switch format {
-        case .jpeg: JPEGSegments.blocks(in: source)
+        case .jpeg: JPEGMetadataSegments.blocks(in: source)
         case .png: PNGChunks.blocks(in: source)
         case .webp: RIFFChunks.blocks(in: source)
         case .heic, .avif: HEIFItems.blocks(in: source)
@@ -34,7 +34,7 @@ package struct MetadataBlocks {
         case .dng, .cr2, .nef, .arw, .orf, .rw2: TIFFMetadata.blocks(in: source, anyMagic: true)
         case .raf:
             if let offset = source.uint32BE(84), let length = source.uint32BE(88) {
-                JPEGSegments.blocks(in: WindowBytes(source, start: offset, length: length))
+                JPEGMetadataSegments.blocks(in: WindowBytes(source, start: offset, length: length))
             } else {
                 MetadataBlocks()
             }
@@ -59,42 +59,34 @@ package struct MetadataBlocks {
 }
 
 /// JPEG: markers from SOI to the first SOS; APP1 segments carry EXIF (`Exif\0\0`) and XMP
-/// (`http://ns.adobe.com/xap/1.0/\0`). Costs one read per segment header.
-enum JPEGSegments {
+/// (`http://ns.adobe.com/xap/1.0/\0`). Stray bytes between segments are skipped up to 8
+/// times. Costs the segment walk (`JPEGSegments`) and reading the two payloads.
+enum JPEGMetadataSegments {
     private static let exifSignature = Array("Exif\0\0".utf8)
     private static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
 
     static func blocks(in source: some ByteSource) -> MetadataBlocks {
         var blocks = MetadataBlocks()
-        guard source.read(0, 2) == [0xFF, 0xD8] else { return blocks }
-        var offset = 2
+        var segments = JPEGSegments(source)
         var resyncs = 0
-        while let marker = source.read(offset, 2) {
-            guard marker[0] == 0xFF else {
-                // Some writers leave stray bytes between segments; find the next marker.
-                guard resyncs < 8, let next = nextMarker(in: source, after: offset) else { break }
-                resyncs += 1
-                offset = next
-                continue
-            }
-            if marker[1] == 0xFF { offset += 1; continue }  // fill byte
-            let code = marker[1]
-            if code == 0xD9 || code == 0xDA { break }  // EOI, SOS: no metadata after this
-            if code == 0x01 || (0xD0...0xD7).contains(code) { offset += 2; continue }  // no length
-            guard let length = source.uint16BE(offset + 2), length >= 2 else { break }
-            if code == 0xE1 {
-                let dataLength = length - 2
-                if blocks.exif == nil, let head = source.read(offset + 4, min(6, dataLength)), head == exifSignature,
-                   let payload = source.read(offset + 10, dataLength - 6) {
+        while true {
+            while let segment = segments.next() {
+                guard segment.marker == 0xE1 else { continue }
+                let data = segment.payload
+                if blocks.exif == nil, source.read(data.lowerBound, min(6, data.count)) == exifSignature,
+                   let payload = source.read(data.lowerBound + 6, data.count - 6) {
                     blocks.exif = MetadataBlocks.isTIFFHeader(payload[...]) ? payload : nil
-                } else if blocks.xmp == nil, dataLength > xmpSignature.count,
-                          source.read(offset + 4, xmpSignature.count) == xmpSignature {
-                    blocks.xmp = source.read(offset + 4 + xmpSignature.count, dataLength - xmpSignature.count)
+                } else if blocks.xmp == nil, data.count > xmpSignature.count,
+                          source.read(data.lowerBound, xmpSignature.count) == xmpSignature {
+                    blocks.xmp = source.read(data.lowerBound + xmpSignature.count, data.count - xmpSignature.count)
                 }
             }
-            offset += 2 + length
+            // Some writers leave stray bytes between segments; find the next marker.
+            guard case .notAMarker(let offset) = segments.stop, resyncs < 8,
+                  let next = nextMarker(in: source, after: offset) else { return blocks }
+            resyncs += 1
+            segments.resume(at: next)
         }
-        return blocks
     }
 
     /// The offset of the next plausible segment marker within 4 KiB of `start`.

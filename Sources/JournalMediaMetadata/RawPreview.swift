@@ -73,26 +73,21 @@ package enum RawPreview {
     }
 
     /// The size of a JPEG's frame if it is one libjpeg shows (SOF0, SOF1 or SOF2), reading
-    /// segment headers from SOI to the frame header.
+    /// segment headers from SOI to the frame header, all inside `start..<start + length`.
     static func jpegFrame(in source: some ByteSource, at start: Int, length: Int) -> (width: Int, height: Int)? {
-        guard source.read(start, 2) == [0xFF, 0xD8] else { return nil }
-        let end = start + length
-        var offset = start + 2
-        var segments = 0
-        while segments < 2_000, offset + 4 <= end, let marker = source.read(offset, 2), marker[0] == 0xFF {
-            segments += 1
-            let code = marker[1]
-            if code == 0xFF { offset += 1; continue }
-            guard let size = source.uint16BE(offset + 2), size >= 2 else { return nil }
-            switch code {
+        let preview = WindowBytes(source, start: start, length: length)
+        var segments = JPEGSegments(preview, limit: 2_000)
+        while let segment = segments.next() {
+            switch segment.marker {
             case 0xC0, 0xC1, 0xC2:
-                guard let height = source.uint16BE(offset + 5), let width = source.uint16BE(offset + 7),
+                let frame = segment.payload.lowerBound  // precision, height, width, …
+                guard let height = preview.uint16BE(frame + 1), let width = preview.uint16BE(frame + 3),
                       width > 0, height > 0 else { return nil }
                 return (width, height)
             case 0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF, 0xDA, 0xD9:
                 return nil  // lossless, hierarchical or arithmetic frames; or a scan before any frame
             default:
-                offset += 2 + size
+                continue
             }
         }
         return nil

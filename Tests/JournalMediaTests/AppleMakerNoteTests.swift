@@ -29,7 +29,7 @@ import Testing
 
     /// The EXIF block (TIFF) of a JPEG, found the way the pipeline finds it.
     static func exifSegment(ofJPEG bytes: [UInt8]) -> [UInt8]? {
-        JPEGSegments.blocks(in: MemoryBytes(bytes: bytes)).exif
+        JPEGMetadataSegments.blocks(in: MemoryBytes(bytes: bytes)).exif
     }
 
     static func realMakerNote() throws -> [UInt8] {

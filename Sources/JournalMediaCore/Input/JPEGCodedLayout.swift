@@ -1,5 +1,3 @@
-import Glibc
-
 /// The coded structure of a JPEG, walked from SOI through every scan to EOI: the frame
 /// (process, precision, components and their sampling), the quantisation tables, the Adobe
 /// colour transform, and which byte ranges carry pixels (tables, frame, scans) as opposed to
@@ -80,71 +78,56 @@ package struct JPEGCodedLayout: Equatable {
     /// tables before the first scan, at least one scan, and EOI; also nil for a DNL segment (height defined after the first scan) or hierarchical,
     /// lossless and arithmetic-coded frames.
     package static func parse(_ bytes: UnsafeRawBufferPointer) -> JPEGCodedLayout? {
-        let count = bytes.count
-        guard count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8, let base = bytes.baseAddress else { return nil }
         var layout = JPEGCodedLayout(process: .baseline, width: 0, height: 0, components: [], tables: [:],
                                      adobeTransform: nil, pictureRanges: [0..<2], trailingBytes: 0)
         var sawFrame = false, sawScan = false, sawHuffmanTables = false
-        var offset = 2
-        var segments = 0
-        while segments < 65_536 {
-            segments += 1
-            // Fill bytes (0xFF runs) may precede any marker.
-            guard offset + 1 < count, bytes[offset] == 0xFF else { return nil }
-            var markerAt = offset
-            while markerAt + 1 < count, bytes[markerAt + 1] == 0xFF { markerAt += 1 }
-            guard markerAt + 1 < count else { return nil }
-            let code = bytes[markerAt + 1]
-            if code == 0xD9 {
-                guard sawFrame, sawScan else { return nil }
-                layout.pictureRanges.append(markerAt..<(markerAt + 2))
-                layout.trailingBytes = count - (markerAt + 2)
-                return layout
-            }
-            guard code != 0x00, code != 0x01, !(0xD0...0xD8).contains(code), markerAt + 3 < count else { return nil }
-            let length = Int(bytes[markerAt + 2]) << 8 | Int(bytes[markerAt + 3])
-            let end = markerAt + 2 + length
-            guard length >= 2, end <= count else { return nil }
-            let segment = markerAt..<end
-            let payload = UnsafeRawBufferPointer(rebasing: bytes[(markerAt + 4)..<end])
+        var segments = JPEGSegments(BorrowedBytes(bytes: bytes), limit: 65_536)
+        while let segment = segments.next() {
+            let code = segment.marker, whole = segment.offset..<segment.end
+            let payload = UnsafeRawBufferPointer(rebasing: bytes[segment.payload])
             switch code {
+            case 0xD9:
+                guard sawFrame, sawScan else { return nil }
+                layout.pictureRanges.append(whole)
+                layout.trailingBytes = bytes.count - segment.end
+                return layout
+            case 0x01, 0xD0...0xD8:
+                return nil  // RSTn, TEM or SOI between segments
             case 0xC0, 0xC1, 0xC2:
                 guard !sawFrame, let frame = frameHeader(payload) else { return nil }
                 sawFrame = true
                 layout.process = code == 0xC0 ? .baseline : code == 0xC1 ? .extendedHuffman : .progressive
                 (layout.width, layout.height, layout.components) = frame
-                layout.pictureRanges.append(segment)
+                layout.pictureRanges.append(whole)
             case 0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF, 0xDC, 0xDE, 0xDF:
                 return nil  // lossless, hierarchical, arithmetic; DNL, DHP, EXP
             case 0xDB:
                 guard readTables(payload, into: &layout.tables) else { return nil }
-                layout.pictureRanges.append(segment)
+                layout.pictureRanges.append(whole)
             case 0xC4, 0xDD:  // Huffman tables, restart interval
                 if code == 0xC4 { sawHuffmanTables = true }
-                layout.pictureRanges.append(segment)
+                layout.pictureRanges.append(whole)
             case 0xCC:  // arithmetic conditioning: only arithmetic-coded files use it
                 return nil
             case 0xE0:
                 // A JFIF header without a thumbnail (16 bytes) is kept; JFXX and thumbnails are not.
-                if length == 16, payload.starts(with: Array("JFIF\0".utf8)) { layout.pictureRanges.append(segment) }
+                if payload.count == 14, payload.starts(with: Array("JFIF\0".utf8)) { layout.pictureRanges.append(whole) }
             case 0xEE:
                 if payload.count >= 12, payload.starts(with: Array("Adobe".utf8)) {
                     layout.adobeTransform = payload[11]
-                    layout.pictureRanges.append(segment)
+                    layout.pictureRanges.append(whole)
                 }
             case 0xDA:
                 // A scan without Huffman tables in the file (Motion-JPEG frames lean on the
                 // standard tables) is not a JPEG every viewer shows.
                 guard sawFrame, sawHuffmanTables,
-                      let scanEnd = entropyCodedEnd(base, count: count, from: end) else { return nil }
+                      let scanEnd = JPEGSegment.entropyCodedEnd(in: bytes, from: segment.end) else { return nil }
                 sawScan = true
-                layout.pictureRanges.append(markerAt..<scanEnd)
-                offset = scanEnd
-                continue
+                layout.pictureRanges.append(segment.offset..<scanEnd)
+                segments.resume(at: scanEnd)
             default:
                 break  // APP1–APP13, APP15, COM: metadata, left out
             }
-            offset = end
         }
         return nil
     }
@@ -176,26 +159,5 @@ package struct JPEGCodedLayout: Equatable {
             at += 65
         }
         return true
-    }
-
-    /// The offset of the marker that ends the entropy-coded data starting at `start`: the
-    /// first 0xFF not followed by a stuffed 0x00, a restart marker or another 0xFF. Nil when
-    /// the data runs to the end of the file.
-    private static func entropyCodedEnd(_ base: UnsafeRawPointer, count: Int, from start: Int) -> Int? {
-        var at = start
-        while at < count {
-            guard let found = memchr(base + at, 0xFF, count - at) else { return nil }
-            let index = base.distance(to: UnsafeRawPointer(found))
-            var next = index + 1
-            while next < count, base.load(fromByteOffset: next, as: UInt8.self) == 0xFF { next += 1 }
-            guard next < count else { return nil }
-            let code = base.load(fromByteOffset: next, as: UInt8.self)
-            if code == 0x00 || (0xD0...0xD7).contains(code) {
-                at = next + 1
-                continue
-            }
-            return index
-        }
-        return nil
     }
 }
