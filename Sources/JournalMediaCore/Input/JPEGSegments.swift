@@ -14,11 +14,6 @@ package struct JPEGSegment: Equatable, Sendable {
     /// Where the next marker (or, after SOS, the entropy-coded data) starts.
     package var end: Int { payload.upperBound }
 
-    /// RSTn, TEM, SOI and EOI stand alone; every other marker is followed by a length.
-    package static func standsAlone(_ marker: UInt8) -> Bool {
-        marker == 0x01 || (0xD0...0xD9).contains(marker)
-    }
-
     /// A marker's usual name (APP1, SOF2, DQT, RST0, …) or its hex code.
     package static func name(of marker: UInt8) -> String {
         switch marker {
@@ -46,9 +41,10 @@ package struct JPEGSegment: Equatable, Sendable {
 /// a segment is handed out only when its length is at least 2 and it fits in `source`.
 ///
 /// The walk ends after EOI, after SOS (the entropy-coded data has no declared sizes: a caller
-/// that reads on finds its end with `JPEGSegment.entropyCodedEnd` and calls `resume(at:)`), or at the
-/// first problem; `stop` then says which. Made per walk; costs two 2-byte reads per segment
-/// (marker, length) and one read of up to 4 KB per run of fill bytes; payloads are never read.
+/// that reads on finds its end with `JPEGSegment.entropyCodedEnd` and calls `resume(at:)`),
+/// or at the first problem; `stop` then says which. Made per walk; costs two 2-byte reads per
+/// segment (marker, length) and one read of up to 4 KB per run of fill bytes; payloads are
+/// never read.
 package struct JPEGSegments<Source: ByteSource>: Sequence, IteratorProtocol {
     /// Why the walk ended.
     package enum Stop: Equatable, Sendable {
@@ -103,7 +99,7 @@ package struct JPEGSegments<Source: ByteSource>: Sequence, IteratorProtocol {
         }
         guard marker != 0x00 else { return end(.notAMarker(offset: at)) }
         count += 1
-        if JPEGSegment.standsAlone(marker) {
+        if marker == 0x01 || (0xD0...0xD9).contains(marker) {  // TEM, RSTn, SOI, EOI: no length
             offset = at + 2
             if marker == 0xD9 { stop = .endOfImage }
             return JPEGSegment(marker: marker, offset: at, payload: offset..<offset)
