@@ -81,19 +81,24 @@ let package = Package(
             name: "JournalMediaResampling",
             dependencies: ["CResampleKernel"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // libjpeg's error manager for the two C targets below: error_exit keeps the text and
+        // longjmps to the caller's setjmp, warnings counted (the first one's text kept), nothing
+        // printed; the setjmp rules in its header. Written here; C targets only.
+        .target(name: "CJPEGErrors", path: "Sources/CJPEGErrors", linkerSettings: [.linkedLibrary("jpeg")]),
         // The JPEG decode on the calling thread (libjpeg-turbo, already loaded by libvips):
-        // libjpeg's error_exit caught with setjmp/longjmp, warnings counted, libvips' chunking
-        // and settings, so the samples and failures are libvips' own. Written here; imaging only.
-        .target(name: "CJPEGDecode", path: "Sources/CJPEGDecode", linkerSettings: [.linkedLibrary("jpeg")]),
+        // libjpeg's errors caught through CJPEGErrors, libvips' chunking and settings, so the
+        // samples and failures are libvips' own. Written here; imaging only.
+        .target(name: "CJPEGDecode", dependencies: ["CJPEGErrors"], path: "Sources/CJPEGDecode",
+                linkerSettings: [.linkedLibrary("jpeg")]),
         // libvips' error entry points (vips_verror, freeze/thaw/clear) and its two threaded
         // sinks, defined ahead of libvips so each message lands with the computation it
         // belongs to; forwards to libvips. Written here; imaging only (CVipsMessages.h).
         .target(name: "CVipsMessages", path: "Sources/CVipsMessages", linkerSettings: [.linkedLibrary("dl")]),
         // JPEG (libjpeg) and lossy WebP (libwebp) encodes of 8-bit pixels in memory on the calling
-        // thread, with libvips 8.14's settings; libjpeg's errors caught with setjmp/longjmp. Both
+        // thread, with libvips 8.14's settings; libjpeg's errors caught through CJPEGErrors. Both
         // libraries are already in the process through libvips; linked here by name, headers from
         // the default include path (libjpeg62-turbo-dev, libwebp-dev). Written here; imaging only.
-        .target(name: "CStillEncode", path: "Sources/CStillEncode",
+        .target(name: "CStillEncode", dependencies: ["CJPEGErrors"], path: "Sources/CStillEncode",
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp")]),
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
         .target(

@@ -1,12 +1,10 @@
 // libjpeg decode of an in-memory JPEG on the calling thread; see CJPEGDecode.h.
 #include "CJPEGDecode.h"
 
-#include <setjmp.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <jpeglib.h>
+#include <CJPEGErrors.h>
 #include <jerror.h>
 
 /// ICC profiles arrive in APP2 chunks numbered from 1; libvips keeps at most this many.
@@ -20,13 +18,13 @@
 
 struct jm_jpeg_decode {
     struct jpeg_decompress_struct info;
-    struct jpeg_error_mgr errors;
+    /// Whether the decode failed (libjpeg's error or ours), the failure's or first warning's
+    /// text, and the setjmp both entry points set.
+    jm_jpeg_errors errors;
     struct jpeg_source_mgr source;
-    jmp_buf escape;
     const unsigned char *bytes;
     size_t length, given;
     int created;
-    int failed;
     int fail_on_warning;
     int invert;
     /// libvips' size at this scale: the stored size divided by the shrink, rounded down
@@ -37,30 +35,7 @@ struct jm_jpeg_decode {
     unsigned char *scratch;
     unsigned char *profile;
     size_t profile_length;
-    char message[JMSG_LENGTH_MAX];
 };
-
-static jm_jpeg_decode *owner(j_common_ptr info) { return (jm_jpeg_decode *) info->client_data; }
-
-/// libjpeg's fatal errors: keep the text, leave through the caller's setjmp.
-static void jm_error_exit(j_common_ptr info) {
-    jm_jpeg_decode *decode = owner(info);
-    info->err->format_message(info, decode->message);
-    decode->failed = 1;
-    longjmp(decode->escape, 1);
-}
-
-/// Warnings (level < 0) are counted and the first one's text kept (`jm_jpeg_decode_rows`
-/// decides when they fail the decode). Trace messages (level ≥ 0) are dropped.
-static void jm_emit_message(j_common_ptr info, int level) {
-    if (level >= 0) return;
-    jm_jpeg_decode *decode = owner(info);
-    info->err->num_warnings++;
-    if (info->err->num_warnings == 1) info->err->format_message(info, decode->message);
-}
-
-/// Nothing is printed to stderr.
-static void jm_output_message(j_common_ptr info) { (void) info; }
 
 static void jm_init_source(j_decompress_ptr info) { (void) info; }
 
@@ -122,12 +97,10 @@ jm_jpeg_decode *jm_jpeg_decode_open(const void *bytes, size_t length, int shrink
     jm_jpeg_decode *decode = calloc(1, sizeof *decode);
     if (!decode) return NULL;
     decode->fail_on_warning = fail_on_warning;
-    decode->info.err = jpeg_std_error(&decode->errors);
-    decode->errors.error_exit = jm_error_exit;
-    decode->errors.emit_message = jm_emit_message;
-    decode->errors.output_message = jm_output_message;
+    // The state lives on the heap, so it is current after a longjmp (see CJPEGErrors.h).
+    decode->info.err = jm_jpeg_errors_use(&decode->errors);
     decode->info.client_data = decode;
-    if (setjmp(decode->escape)) return decode;
+    if (setjmp(decode->errors.escape)) return decode;
     jpeg_create_decompress(&decode->info);
     decode->created = 1;
     decode->bytes = bytes;
@@ -160,9 +133,9 @@ jm_jpeg_decode *jm_jpeg_decode_open(const void *bytes, size_t length, int shrink
     return decode;
 }
 
-int jm_jpeg_decode_failed(const jm_jpeg_decode *decode) { return decode->failed; }
+int jm_jpeg_decode_failed(const jm_jpeg_decode *decode) { return decode->errors.failed; }
 
-const char *jm_jpeg_decode_message(const jm_jpeg_decode *decode) { return decode->message; }
+const char *jm_jpeg_decode_message(const jm_jpeg_decode *decode) { return decode->errors.message; }
 
 int jm_jpeg_decode_width(const jm_jpeg_decode *decode) { return decode->width; }
 
@@ -184,15 +157,15 @@ const unsigned char *jm_jpeg_decode_profile(const jm_jpeg_decode *decode, size_t
 }
 
 int jm_jpeg_decode_rows(jm_jpeg_decode *decode, unsigned char *target, size_t stride, int rows) {
-    if (decode->failed || rows < 0 || rows > decode->height - decode->row) return -1;
-    if (setjmp(decode->escape)) return -1;
+    if (decode->errors.failed || rows < 0 || rows > decode->height - decode->row) return -1;
+    if (setjmp(decode->errors.escape)) return -1;
     size_t kept = (size_t) decode->width * (size_t) decode->info.output_components;
     int done = 0;
     while (done < rows) {
         // libvips reads 8-row strips and, with fail_on=warning, fails at the start of a
         // strip when a warning came before it (one raised in the last strip goes unseen).
-        if (decode->row % 8 == 0 && decode->fail_on_warning && decode->errors.num_warnings > 0) {
-            decode->failed = 1;
+        if (decode->row % 8 == 0 && decode->fail_on_warning && decode->errors.base.num_warnings > 0) {
+            decode->errors.failed = 1;
             return -1;
         }
         JSAMPROW pointers[8];
@@ -205,8 +178,8 @@ int jm_jpeg_decode_rows(jm_jpeg_decode *decode, unsigned char *target, size_t st
         JDIMENSION got = jpeg_read_scanlines(&decode->info, pointers, (JDIMENSION) asked);
         if (got == 0) {
             // Only a suspending source returns nothing; this one never suspends.
-            snprintf(decode->message, sizeof decode->message, "libjpeg returned no scanlines");
-            decode->failed = 1;
+            snprintf(decode->errors.message, sizeof decode->errors.message, "libjpeg returned no scanlines");
+            decode->errors.failed = 1;
             return -1;
         }
         if (cropped) memcpy(target + (size_t) done * stride, decode->scratch, kept);
@@ -222,8 +195,8 @@ int jm_jpeg_decode_rows(jm_jpeg_decode *decode, unsigned char *target, size_t st
     while (decode->row == decode->height && decode->info.output_scanline < decode->info.output_height) {
         JSAMPROW extra = decode->scratch;
         if (jpeg_read_scanlines(&decode->info, &extra, 1) == 0) {
-            snprintf(decode->message, sizeof decode->message, "libjpeg returned no scanlines");
-            decode->failed = 1;
+            snprintf(decode->errors.message, sizeof decode->errors.message, "libjpeg returned no scanlines");
+            decode->errors.failed = 1;
             return -1;
         }
     }

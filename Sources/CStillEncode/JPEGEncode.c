@@ -1,31 +1,10 @@
 // JPEG encode of 8-bit grey or RGB rows through libjpeg, errors caught with setjmp/longjmp.
 #include "CStillEncode.h"
 
-#include <setjmp.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <jpeglib.h>
+#include <CJPEGErrors.h>
 #include <jerror.h>
-
-/// libjpeg's error manager extended with the place to jump back to and the output to fill.
-typedef struct {
-    struct jpeg_error_mgr base;
-    jmp_buf escape;
-    jm_still_encode_output *output;
-} jm_jpeg_error;
-
-/// Keeps libjpeg's message for the caller and jumps back to jm_jpeg_encode (error_exit must not return).
-static void jm_jpeg_error_exit(j_common_ptr cinfo) {
-    jm_jpeg_error *error = (jm_jpeg_error *) cinfo->err;
-    char text[JMSG_LENGTH_MAX];
-    (*cinfo->err->format_message)(cinfo, text);
-    snprintf(error->output->message, sizeof error->output->message, "libjpeg: %.180s", text);
-    longjmp(error->escape, 1);
-}
-
-/// Warnings (none are expected for compression) are not printed.
-static void jm_jpeg_quiet(j_common_ptr cinfo) { (void) cinfo; }
 
 /// A growing malloc'd buffer as libjpeg's destination. Not libjpeg's jpeg_mem_dest: that one
 /// publishes its buffer only when compression finishes, so after an error or a stop part-way
@@ -71,7 +50,7 @@ jm_still_encode_status jm_jpeg_encode(const uint8_t *pixels, int width, int heig
         return JM_STILL_ENCODE_FAILED;
     }
     struct jpeg_compress_struct cinfo;
-    jm_jpeg_error error;
+    jm_jpeg_errors errors;
     // On the heap, its address fixed before setjmp, so it is current after a longjmp. Starts at
     // an eighth of a byte per sample (a photo at quality 85 is about that), at least 16 KiB.
     jm_jpeg_destination *destination = calloc(1, sizeof *destination);
@@ -88,13 +67,12 @@ jm_still_encode_status jm_jpeg_encode(const uint8_t *pixels, int width, int heig
     destination->base.empty_output_buffer = jm_jpeg_destination_grow;
     destination->base.term_destination = jm_jpeg_destination_term;
     jm_still_encode_status status = JM_STILL_ENCODE_OK;
-    cinfo.err = jpeg_std_error(&error.base);
-    error.base.error_exit = jm_jpeg_error_exit;
-    error.base.output_message = jm_jpeg_quiet;
-    error.output = output;
-    if (setjmp(error.escape)) {
+    cinfo.err = jm_jpeg_errors_use(&errors);
+    if (setjmp(errors.escape)) {
+        // destination is set before the setjmp and never changed (see CJPEGErrors.h);
         // destination->data is current: a failing realloc in jm_jpeg_destination_grow leaves
         // the old block in place.
+        snprintf(output->message, sizeof output->message, "libjpeg: %.180s", errors.message);
         jpeg_destroy_compress(&cinfo);
         free(destination->data);
         free(destination);

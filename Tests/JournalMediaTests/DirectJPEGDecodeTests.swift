@@ -83,8 +83,12 @@ import Testing
         "jpeg-decode/progressive.jpg",          // multi-scan
         "jpeg-decode/restart-interval.jpg",     // restart markers
         "jpeg-decode/odd-size.jpg",             // 397×301: no side a multiple of 2, 4, 8 or 16
+        "jpeg-decode/subsample-422.jpg",        // RGB 4:2:2 (h2v1), cjpeg, JFIF without units
+        "jpeg-decode/subsample-440.jpg",        // RGB 4:4:0 (h1v2), cjpeg
+        "jpeg-decode/subsample-444.jpg",        // RGB 4:4:4, cjpeg, no profile
         "cmyk.jpg",                             // Adobe CMYK with a profile
         "jpeg-decode/cmyk-no-adobe.jpg",        // CMYK without the Adobe marker or a profile
+        "jpeg-decode/ycck.jpg",                 // Adobe YCCK (transform 2), Y and K 2×2, no profile
         "icc/cmyk-small-untagged.jpg",          // small CMYK
         "dates/IMG-20230101-WA0001.jpg",        // 120×80 with EXIF
     ]
@@ -104,6 +108,70 @@ import Testing
         let differing = zip(ours.pixels, expected.pixels).enumerated().first { $0.element.0 != $0.element.1 }?.offset
         #expect(differing == nil && ours.pixels.count == expected.pixels.count,
                 "\(name) at 1/\(shrink): the samples differ from byte \(differing ?? -1)")
+    }
+
+    /// A rendition of `name` made by libvips alone, none of our decode: `jpegload_buffer`,
+    /// `autorot`, CMYK through `icc_transform` to sRGB (embedded profile, relative intent),
+    /// `resize` to `width` px, in 8 bits.
+    static func libvipsRendition(_ name: String, width: Int) throws -> TestImage {
+        let bytes = try [UInt8](Data(contentsOf: TestSupport.sample(name)))
+        return try bytes.withUnsafeBytes { raw in
+            let load = try VipsOperationCall("jpegload_buffer")
+            try load.set("buffer", .borrowedBlob(raw))
+            try load.build()
+            let autorot = try VipsOperationCall("autorot")
+            try autorot.set("in", .image(try load.outputImage()))
+            try autorot.build()
+            var image = try autorot.outputImage()
+            if image.bands == 4 {
+                let icc = try VipsOperationCall("icc_transform")
+                try icc.set("in", .image(image))
+                try icc.set("output_profile", .string("srgb"))
+                try icc.set("embedded", .bool(true))
+                try icc.set("intent", .nick("relative"))
+                try icc.build()
+                image = try icc.outputImage()
+            }
+            let resize = try VipsOperationCall("resize")
+            try resize.set("in", .image(image))
+            try resize.set("scale", .double(Double(width) / Double(image.width)))
+            try resize.build()
+            return try TestImage(castToUchar: try resize.outputImage())
+        }
+    }
+
+    /// The layouts only these samples have, as a person sees them: each converts to a rendition
+    /// the right way up, in the colours of libvips' own rendition (`libvipsRendition`) of the
+    /// file it was re-encoded from (4:2:0 orientation-8-srgb.jpg; cmyk.jpg for YCCK): each
+    /// corner marker's patch and the mean colour close to it, at 300 px (decoded at 1/2) and
+    /// 75 px (1/8). The RGB layouts also show the scene's marker colours (CMYK cannot print its
+    /// blue and green).
+    @Test(arguments: [("jpeg-decode/subsample-422.jpg", "orientation-8-srgb.jpg"),
+                      ("jpeg-decode/subsample-440.jpg", "orientation-8-srgb.jpg"),
+                      ("jpeg-decode/subsample-444.jpg", "orientation-8-srgb.jpg"),
+                      ("jpeg-decode/ycck.jpg", "cmyk.jpg")])
+    func layoutRendersUprightInItsColours(_ name: String, source: String) throws {
+        for width in [300, 75] {
+            let processor = AssetProcessor(options: ProcessingOptions(renditions: [
+                RenditionSpec(role: "full", format: .png, width: width)]))
+            let ours = processor.processBlocking(fileAt: TestSupport.sample(name), displayName: name)
+            let image = try TestImage(try #require(ours.renditions.first, "\(ours.error?.message ?? "")").data)
+            let reference = try Self.libvipsRendition(source, width: width)
+            let height = width * 2 / 3
+            #expect((image.width, image.height, image.bands) == (width, height, 3), "\(name) at \(width) px")
+            #expect((reference.width, reference.height) == (width, height))
+            if source != "cmyk.jpg" { try expectUprightMarkers(image) }
+            let inset = max(3, width * 20 / 600)
+            for (x, y) in [(inset, inset), (width - 1 - inset, inset), (inset, height - 1 - inset),
+                           (width - 1 - inset, height - 1 - inset)] {
+                let seen = try image.mean(around: x, y, size: 5), expected = try reference.mean(around: x, y, size: 5)
+                #expect(colour(seen, isNear: expected, tolerance: 8),
+                        "\(name) at \(width) px, (\(x), \(y)): \(seen.map { Int($0) }), libvips' \(source) \(expected.map { Int($0) })")
+            }
+            let mean = try image.image.averagePerBand(), expected = try reference.image.averagePerBand()
+            #expect(colour(mean, isNear: expected, tolerance: 3),
+                    "\(name) at \(width) px: mean \(mean.map { Int($0) }), libvips' \(source) \(expected.map { Int($0) })")
+        }
     }
 
     /// The tagged Display P3 photo's profile comes through whole (it is what the colour

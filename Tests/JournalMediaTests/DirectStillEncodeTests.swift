@@ -170,6 +170,22 @@ import Testing
                                             subsampleMode: "on") == nil)
     }
 
+    /// libjpeg's fatal errors come back through the shared error manager (CJPEGErrors) as the
+    /// encode's message, with the process and the next encode unharmed: a 70000 px wide image
+    /// is over libjpeg's 65500 px limit.
+    @Test func libjpegErrorBecomesTheMessage() throws {
+        let wide = try VipsImageHandle.memoryImage(width: 70000, height: 1, bands: 3, interpretation: VIPS_INTERPRETATION_sRGB).image
+        #expect {
+            try DirectJPEGEncode.encode(wide, quality: 80, optimizeCoding: false, progressive: false, subsampleMode: "on")
+        } throws: { error in
+            (error as? VipsError)?.message == "jpegsave: libjpeg: Maximum supported image dimension is 65500 pixels"
+        }
+        let photo = try image("orientation-8-srgb.jpg")
+        let after = try #require(try DirectJPEGEncode.encode(photo, quality: 80, optimizeCoding: false, progressive: false,
+                                                             subsampleMode: "on"))
+        #expect(try TestImage(after).width == photo.width)
+    }
+
     /// A rendition with a byte limit still fits, through the direct encoder: its bytes are
     /// libvips' at one of the fitting qualities.
     @Test func byteLimitedRenditionStillFits() throws {

@@ -100,6 +100,16 @@ struct TestImage {
         try self.init(Array(try Data(contentsOf: url)))
     }
 
+    /// A reference a test made with libvips operations, cast to 8-bit samples (as a rendition
+    /// file holds them) and computed into memory.
+    init(castToUchar image: VipsImageHandle) throws {
+        let cast = try VipsOperationCall("cast")
+        try cast.set("in", .image(image))
+        try cast.set("format", .nick("uchar"))
+        try cast.build()
+        self.image = try cast.outputImage().materialised()
+    }
+
     var width: Int { image.width }
     var height: Int { image.height }
     var bands: Int { image.bands }

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Samples/jpeg-decode/: JPEG layouts the direct libjpeg decode (DirectJPEGDecode) must decode
 # exactly as libvips' jpegload does, re-encoded by libvips 8.14 (libjpeg-turbo 2.1) from
-# Samples/orientation-8-srgb.jpg (400×600, itself made by make-samples.sh) and Samples/cmyk.jpg.
+# Samples/orientation-8-srgb.jpg (400×600, itself made by make-samples.sh) and Samples/cmyk.jpg;
+# the chroma layouts libvips does not write by cjpeg, YCCK by a few lines of C against libjpeg.
+# Needs: libvips-tools libjpeg-turbo-progs (cjpeg, djpeg) libjpeg62-turbo-dev gcc
+# libimage-exiftool-perl python3. Check a layout with: djpeg -verbose -outfile /dev/null FILE
 set -eu
 out=${1:-Samples/jpeg-decode}
 work=$(mktemp -d)
@@ -55,3 +58,58 @@ vips jpegsave "$work/thin.v" "$out/thin-grey-profile.jpg" --Q 80 --profile "$wor
 # its icc_transform fails; the profile is ignored, as viewers do.
 vips crop "$work/grey.v" "$work/grey-crop.v" 100 200 200 150
 vips jpegsave "$work/grey-crop.v" "$out/grey-rgb-profile.jpg" --Q 80 --profile srgb
+# Chroma layouts other than 4:2:0 (cjpeg from libjpeg-turbo 2.1, Q80, from the source's stored
+# pixels), tagged with the source's orientation 8 so their renditions show the scene upright:
+# 4:2:2 (h2v1), 4:4:0 (h1v2) and 4:4:4 (no subsampling).
+vips copy "$src" "$work/stored.ppm"
+for layout in 422:2x1 440:1x2 444:1x1; do
+  cjpeg -quality 80 -sample "${layout#*:}" -outfile "$out/subsample-${layout%%:*}.jpg" "$work/stored.ppm"
+  exiftool -q -overwrite_original -Orientation#=8 "$out/subsample-${layout%%:*}.jpg"
+done
+# YCCK: an Adobe APP14 with transform 2 and four components, as Photoshop writes CMYK. cmyk.jpg's
+# stored (Adobe-inverted) CMYK samples re-encoded by libjpeg with jpeg_set_colorspace(JCS_YCCK),
+# Q80, Y and K at 2×2, Cb and Cr at 1×1; no profile (decoded through libvips' CMYK one, which
+# made cmyk.jpg), upright (600×400).
+cat > "$work/ycck.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <jpeglib.h>
+int main(int argc, char **argv) {
+    if (argc != 3) return 2;
+    FILE *in = fopen(argv[1], "rb"), *out = fopen(argv[2], "wb");
+    if (!in || !out) return 1;
+    struct jpeg_decompress_struct d;
+    struct jpeg_compress_struct c;
+    struct jpeg_error_mgr de, ce;
+    d.err = jpeg_std_error(&de);
+    jpeg_create_decompress(&d);
+    jpeg_stdio_src(&d, in);
+    jpeg_read_header(&d, TRUE);
+    if (d.jpeg_color_space != JCS_CMYK) return 1;
+    d.out_color_space = JCS_CMYK;
+    jpeg_start_decompress(&d);
+    c.err = jpeg_std_error(&ce);
+    jpeg_create_compress(&c);
+    jpeg_stdio_dest(&c, out);
+    c.image_width = d.output_width;
+    c.image_height = d.output_height;
+    c.input_components = 4;
+    c.in_color_space = JCS_CMYK;
+    jpeg_set_defaults(&c);
+    jpeg_set_colorspace(&c, JCS_YCCK);
+    jpeg_set_quality(&c, 80, TRUE);
+    c.comp_info[0].h_samp_factor = c.comp_info[0].v_samp_factor = 2;
+    c.comp_info[3].h_samp_factor = c.comp_info[3].v_samp_factor = 2;
+    jpeg_start_compress(&c, TRUE);
+    JSAMPROW row = malloc((size_t) d.output_width * 4);
+    while (d.output_scanline < d.output_height) {
+        jpeg_read_scanlines(&d, &row, 1);
+        jpeg_write_scanlines(&c, &row, 1);
+    }
+    jpeg_finish_compress(&c);
+    jpeg_finish_decompress(&d);
+    return fclose(out) != 0;
+}
+C
+gcc -O2 -o "$work/ycck" "$work/ycck.c" -ljpeg
+"$work/ycck" Samples/cmyk.jpg "$out/ycck.jpg"
