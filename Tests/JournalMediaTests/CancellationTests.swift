@@ -99,19 +99,22 @@ import Testing
         #expect(complete.renditions.count == specs.count)
         try #require(fullSeconds > 0.2, "the decode must take long enough to cancel half-way (took \(fullSeconds) s)")
         // Cancel once the asset is running (the executor's counter) plus a tenth of the
-        // reference run. The reference can be inflated by a loaded machine (other suites
-        // decoding at once), so when a run finished before the cancel reached it (no error),
-        // try again with a shorter wait; a stop that never comes fails in the caller.
+        // reference run, and keep the first run stopped inside libvips' computation (its
+        // error says how far it got). The reference can be inflated or deflated by the load
+        // of other suites decoding at once, so a run that finished before the cancel reached
+        // it is tried again with half the wait, and one stopped before its computation began
+        // (at a stage boundary, e.g. still reading the header) with twice the wait. A stop
+        // that never comes fails in the caller.
         let executor = processor.executor
         var last = AssetResult(source: name)
-        let first = min(fullSeconds * 0.1, 0.3)
-        for wait in [first, first / 2, first / 4, first / 8, 0.002] {
+        var wait = min(fullSeconds * 0.1, 0.3)
+        for _ in 0..<6 {
             let task = Task { await processor.process(data: bytes, filename: name) }
             // The cancel comes from a thread of its own: in the full suite, other suites'
             // work can hold every thread of Swift's cooperative pool for seconds, so a
             // `Task.sleep` here could wake only after the decode had finished.
             let clock = CancelClock()
-            let canceller = Thread {
+            let canceller = Thread { [wait] in
                 while executor.counters.running == 0 && !clock.finished { usleep(500) }
                 usleep(useconds_t(wait * 1e6))
                 clock.mark()
@@ -128,8 +131,15 @@ import Testing
             while !canceller.isFinished { try await Task.sleep(nanoseconds: 1_000_000) }
             let latency = clock.stopLatency
             last = result
-            if result.error == nil { continue }
-            print("cancellation \(name): full run \(String(format: "%.3f", fullSeconds)) s, cancelled \(Int(wait * 1000)) ms into the run, returned \(String(format: "%.1f", latency * 1000)) ms after cancel")
+            guard let error = result.error else {
+                wait /= 2
+                continue
+            }
+            print("cancellation \(name): full run \(String(format: "%.3f", fullSeconds)) s, cancelled \(Int(wait * 1000)) ms into the run, returned \(String(format: "%.1f", latency * 1000)) ms after cancel: \(error.message)")
+            if stoppedPercent(error.message) == nil, wait < fullSeconds * 0.5 {
+                wait *= 2
+                continue
+            }
             return (fullSeconds, wait, latency, result)
         }
         return (fullSeconds, 0, .infinity, last)
