@@ -32,9 +32,10 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg", path: "Sources/CFFmpeg",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libavfilter-dev"])]),
-        // libavformat, libavcodec, libavutil and libswscale opened with dlopen on first use: every
-        // libav function the toolkit calls, defined with libav's prototype and forwarded (issue 19:
-        // linked, their 63 libraries cost every run ~20 ms of start-up). Written here; video only.
+        // libavformat, libavcodec, libavutil, libswscale and libavfilter opened with dlopen on first
+        // use: every libav function the toolkit calls, defined with libav's prototype and forwarded
+        // (issue 19: linked, their 63 libraries, ~30 more for libavfilter, cost every run ~20 ms of
+        // start-up). Written here; video only.
         .target(name: "CLibavLoader", path: "Sources/CLibavLoader", linkerSettings: [.linkedLibrary("dl")]),
         // Pango, for the card renderer's text measurement (line fitting, ellipsis, unknown-glyph
         // count); libvips' `text` draws the pixels with the same Pango. Imaging only.

@@ -2,7 +2,7 @@
 # make dist: a release binary with the Swift runtime linked statically, its man page and its
 # shell completions, in dist/. The binary then needs only Debian 12's shared C libraries
 # (libvips42, libexif12, libssl3, libjpeg62-turbo, libwebp7, glibc, and libavformat59, libavcodec59, libavutil57, libswscale6,
-# which it opens with dlopen on first use: CLibavLoader); libavfilter is opened with dlopen when
+# which it opens with dlopen on first use: CLibavLoader); libavfilter is opened the same way when
 # an HDR poster needs it (see Package.swift's CFFmpeg).
 set -euo pipefail
 cd "$(dirname "$0")/.."

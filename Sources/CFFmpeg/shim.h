@@ -1,6 +1,5 @@
 // The headers of libavformat, libavcodec, libavutil and libswscale (ffmpeg 5.1 on Debian 12) for
-// Swift, plus libavfilter's. None is linked: CLibavLoader opens the first four on first use, and
-// LibavFilterLibrary.swift opens libavfilter.
+// Swift, plus libavfilter's. None is linked: CLibavLoader opens each on first use.
 #ifndef JOURNALMEDIA_CFFMPEG_SHIM_H
 #define JOURNALMEDIA_CFFMPEG_SHIM_H
 #include <libavformat/avformat.h>

@@ -16,6 +16,9 @@
 #pragma GCC visibility push(hidden)
 #include <libavcodec/avcodec.h>
 #include <libavcodec/dv_profile.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersink.h>
+#include <libavfilter/buffersrc.h>
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
 #include <libavutil/channel_layout.h>
@@ -150,7 +153,23 @@
         (struct SwsContext *c, const int inv_table[4], int srcRange, const int table[4], int dstRange, \
          int brightness, int contrast, int saturation), \
         (c, inv_table, srcRange, table, dstRange, brightness, contrast, saturation)) \
-    FUNC(SWSCALE, unsigned, swscale_version, (void), ())
+    FUNC(SWSCALE, unsigned, swscale_version, (void), ()) \
+    FUNC(AVFILTER, int, av_buffersink_get_frame, (AVFilterContext *ctx, AVFrame *frame), (ctx, frame)) \
+    FUNC(AVFILTER, int, av_buffersrc_add_frame_flags, (AVFilterContext *buffer_src, AVFrame *frame, int flags), \
+        (buffer_src, frame, flags)) \
+    FUNC(AVFILTER, const AVFilter *, avfilter_get_by_name, (const char *name), (name)) \
+    FUNC(AVFILTER, AVFilterGraph *, avfilter_graph_alloc, (void), ()) \
+    FUNC(AVFILTER, int, avfilter_graph_config, (AVFilterGraph *graphctx, void *log_ctx), (graphctx, log_ctx)) \
+    FUNC(AVFILTER, int, avfilter_graph_create_filter, \
+        (AVFilterContext **filt_ctx, const AVFilter *filt, const char *name, const char *args, void *opaque, \
+         AVFilterGraph *graph_ctx), \
+        (filt_ctx, filt, name, args, opaque, graph_ctx)) \
+    VOID(AVFILTER, avfilter_graph_free, (AVFilterGraph **graph), (graph)) \
+    FUNC(AVFILTER, int, avfilter_graph_parse_ptr, \
+        (AVFilterGraph *graph, const char *filters, AVFilterInOut **inputs, AVFilterInOut **outputs, void *log_ctx), \
+        (graph, filters, inputs, outputs, log_ctx)) \
+    FUNC(AVFILTER, AVFilterInOut *, avfilter_inout_alloc, (void), ()) \
+    VOID(AVFILTER, avfilter_inout_free, (AVFilterInOut **inout), (inout))
 
 #define JM_STRING(x) #x
 #define JM_SONAME(base, major) base ".so." JM_STRING(major)
@@ -160,17 +179,22 @@ static const char *const jm_sonames[] = {
     [JM_LIBAVCODEC] = JM_SONAME("libavcodec", LIBAVCODEC_VERSION_MAJOR),
     [JM_LIBAVFORMAT] = JM_SONAME("libavformat", LIBAVFORMAT_VERSION_MAJOR),
     [JM_LIBSWSCALE] = JM_SONAME("libswscale", LIBSWSCALE_VERSION_MAJOR),
+    [JM_LIBAVFILTER] = JM_SONAME("libavfilter", LIBAVFILTER_VERSION_MAJOR),
 };
 
-// The library each one needs loaded first (itself for libavutil).
-static const jm_libav_library jm_dependencies[] = {
-    [JM_LIBAVUTIL] = JM_LIBAVUTIL,
-    [JM_LIBAVCODEC] = JM_LIBAVUTIL,
-    [JM_LIBAVFORMAT] = JM_LIBAVCODEC,
-    [JM_LIBSWSCALE] = JM_LIBAVUTIL,
-};
+#define JM_LIBRARY_COUNT 5
+#define JM_BIT(library) (1u << (library))
 
-#define JM_LIBRARY_COUNT 4
+// The libraries each one needs loaded first, as bits, from its NEEDED entries (readelf -d);
+// a dependency always comes earlier in the enum. libavfilter also needs libswresample and
+// libpostproc, which nothing else calls: its own dlopen brings those.
+static const unsigned jm_dependencies[JM_LIBRARY_COUNT] = {
+    [JM_LIBAVUTIL] = 0,
+    [JM_LIBAVCODEC] = JM_BIT(JM_LIBAVUTIL),
+    [JM_LIBAVFORMAT] = JM_BIT(JM_LIBAVCODEC) | JM_BIT(JM_LIBAVUTIL),
+    [JM_LIBSWSCALE] = JM_BIT(JM_LIBAVUTIL),
+    [JM_LIBAVFILTER] = JM_BIT(JM_LIBAVFORMAT) | JM_BIT(JM_LIBAVCODEC) | JM_BIT(JM_LIBSWSCALE) | JM_BIT(JM_LIBAVUTIL),
+};
 
 #define JM_INDEX_FUNC(library, type, name, parameters, arguments) JM_INDEX_##name,
 #define JM_INDEX_VOID(library, name, parameters, arguments) JM_INDEX_##name,
@@ -195,13 +219,14 @@ static pthread_mutex_t jm_lock = PTHREAD_MUTEX_INITIALIZER;
 static int jm_load_locked(jm_libav_library library) {
     int state = atomic_load_explicit(&jm_states[library], memory_order_relaxed);
     if (state != JM_UNTRIED) return state;
-    jm_libav_library dependency = jm_dependencies[library];
-    if (dependency != library && jm_load_locked(dependency) != JM_LOADED) {
+    for (int dependency = 0; dependency < (int)library && state == JM_UNTRIED; dependency++) {
+        if (!(jm_dependencies[library] & JM_BIT(dependency)) || jm_load_locked((jm_libav_library)dependency) == JM_LOADED) continue;
         snprintf(jm_errors[library], sizeof jm_errors[library], "%s", jm_errors[dependency]);
         state = JM_FAILED;
-    } else {
-        // RTLD_LOCAL: the names stay out of the global scope (libavfilter, opened later by
-        // LibavFilterLibrary, finds these same objects through its own dependencies).
+    }
+    if (state == JM_UNTRIED) {
+        // RTLD_LOCAL: the names stay out of the global scope; a library opened later finds
+        // the ones already loaded through its own dependencies (the same objects, by soname).
         void *handle = dlopen(jm_sonames[library], RTLD_NOW | RTLD_LOCAL);
         if (handle == NULL) {
             const char *reason = dlerror();

@@ -17,13 +17,14 @@ import JournalMediaCore
 /// for frames `HDRToneMapper` has no table path for (other primaries or transfers), and in tests
 /// as the reference the table path is compared with. Costs one graph set-up plus three float
 /// passes at poster size, with short-lived float buffers several times the poster's size,
-/// plus opening libavfilter the first time (`LibavFilterLibrary`). The graph is
-/// single-threaded and freed before returning.
+/// plus opening libavfilter (and its ~30 libraries) the first time, through CLibavLoader like
+/// the rest of libav; runs that never reach here never load it. The graph is single-threaded
+/// and freed before returning.
 package enum HDRFilterGraphToneMapper {
     static func toneMap(_ frame: LibavFrame, width: Int, height: Int) throws(LibavFailure) -> [UInt8] {
         let source = frame.pointer.pointee
         guard frame.width > 0, frame.height > 0, source.format >= 0 else { throw LibavFailure("decoded frame has no pixels") }
-        let graph = try FilterGraph(library: LibavFilterLibrary.load())
+        let graph = try FilterGraph()
         let aspect = source.sample_aspect_ratio.num > 0 && source.sample_aspect_ratio.den > 0
             ? "\(source.sample_aspect_ratio.num)/\(source.sample_aspect_ratio.den)" : "1/1"
         let input = try graph.add("buffer", name: "in",
@@ -41,14 +42,13 @@ package enum HDRFilterGraphToneMapper {
         ].joined(separator: ",")
         try graph.link(input: input, output: output, description: description)
 
-        let library = graph.library
-        let sent = library.bufferSourceAddFrame(input, frame.pointer, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
+        let sent = av_buffersrc_add_frame_flags(input, frame.pointer, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
         guard sent >= 0 else { throw LibavFailure("tone-map input", code: sent) }
         let result = try LibavFrame()
-        var received = library.bufferSinkGetFrame(output, result.pointer)
+        var received = av_buffersink_get_frame(output, result.pointer)
         if received == LibavRuntime.tryAgain {
-            _ = library.bufferSourceAddFrame(input, nil, 0)   // end of stream: flush the graph
-            received = library.bufferSinkGetFrame(output, result.pointer)
+            _ = av_buffersrc_add_frame_flags(input, nil, 0)   // end of stream: flush the graph
+            received = av_buffersink_get_frame(output, result.pointer)
         }
         guard received >= 0 else { throw LibavFailure("tone-map output", code: received) }
         guard result.width == width, result.height == height,
@@ -100,29 +100,29 @@ package enum HDRFilterGraphToneMapper {
     }
 }
 
-/// Owns an `AVFilterGraph` (freed with its filters in `deinit`), single-threaded, built
-/// through the dynamically opened `LibavFilterLibrary`.
+/// Owns an `AVFilterGraph` (freed with its filters in `deinit`), single-threaded. Making one
+/// loads libavfilter on first use (`LibavRuntime.configure(.filter)`), or throws a
+/// `LibavFailure` naming it and the dynamic linker's reason when it cannot be loaded.
 package final class FilterGraph {
-    let library: LibavFilterLibrary
     let graph: UnsafeMutablePointer<AVFilterGraph>
 
-    package init(library: LibavFilterLibrary) throws(LibavFailure) {
-        guard let graph = library.graphAlloc() else { throw LibavFailure("out of memory") }
+    package init() throws(LibavFailure) {
+        try LibavRuntime.configure(.filter)
+        guard let graph = avfilter_graph_alloc() else { throw LibavFailure("out of memory") }
         graph.pointee.nb_threads = 1
-        self.library = library
         self.graph = graph
     }
 
     deinit {
         var freeing: UnsafeMutablePointer<AVFilterGraph>? = graph
-        library.graphFree(&freeing)
+        avfilter_graph_free(&freeing)
     }
 
     /// Creates filter `filter` named `name` in the graph.
     func add(_ filter: String, name: String, arguments: String?) throws(LibavFailure) -> UnsafeMutablePointer<AVFilterContext> {
-        guard let definition = library.getByName(filter) else { throw LibavFailure("libavfilter has no \(filter) filter") }
+        guard let definition = avfilter_get_by_name(filter) else { throw LibavFailure("libavfilter has no \(filter) filter") }
         var created: UnsafeMutablePointer<AVFilterContext>?
-        let status = library.createFilter(&created, definition, name, arguments, nil, graph)
+        let status = avfilter_graph_create_filter(&created, definition, name, arguments, nil, graph)
         guard status >= 0, let created else { throw LibavFailure("filter \(filter)", code: status) }
         return created
     }
@@ -131,13 +131,13 @@ package final class FilterGraph {
     /// and configures the graph.
     func link(input: UnsafeMutablePointer<AVFilterContext>, output: UnsafeMutablePointer<AVFilterContext>,
               description: String) throws(LibavFailure) {
-        var inputs = library.inOutAlloc()
-        var outputs = library.inOutAlloc()
+        var inputs = avfilter_inout_alloc()
+        var outputs = avfilter_inout_alloc()
         // avfilter_graph_parse_ptr consumes both lists and leaves in them what it could not
         // link; whatever they hold afterwards (or on an early exit) is freed here.
         defer {
-            library.inOutFree(&inputs)
-            library.inOutFree(&outputs)
+            avfilter_inout_free(&inputs)
+            avfilter_inout_free(&outputs)
         }
         guard let sinkEnd = inputs, let sourceEnd = outputs else { throw LibavFailure("out of memory") }
         sourceEnd.pointee.name = av_strdup("in")
@@ -148,9 +148,9 @@ package final class FilterGraph {
         sinkEnd.pointee.filter_ctx = output
         sinkEnd.pointee.pad_idx = 0
         sinkEnd.pointee.next = nil
-        let parsed = library.graphParse(graph, description, &inputs, &outputs, nil)
+        let parsed = avfilter_graph_parse_ptr(graph, description, &inputs, &outputs, nil)
         guard parsed >= 0 else { throw LibavFailure("filter graph '\(description)'", code: parsed) }
-        let configured = library.graphConfig(graph, nil)
+        let configured = avfilter_graph_config(graph, nil)
         guard configured >= 0 else { throw LibavFailure("filter graph set-up", code: configured) }
     }
 }

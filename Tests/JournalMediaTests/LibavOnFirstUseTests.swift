@@ -62,6 +62,35 @@ import Testing
         #expect(!heicLoaded.contains("libavformat.so.59"), "\(heicLoaded.sorted())")
     }
 
+    /// libavfilter (about 30 more libraries) is loaded only by a poster the table tone curve
+    /// does not cover: a JPEG, an SDR movie and an HLG movie (BT.2020, table path) leave it
+    /// out; a PQ movie in DCI-P3 primaries (zscale + tonemap graph) loads it with what it
+    /// needs. An unloadable libavfilter costs that movie only its tone-map: the poster falls
+    /// back to the SDR conversion and the run succeeds.
+    @Test func onlyTheFilterGraphPosterLoadsLibavfilter() throws {
+        let (run, manifest, loaded) = try Self.convert(["orientation-8-srgb.jpg", "video-rotated-90.mp4",
+                                                        "video-hdr-hlg.mov"], traced: true)
+        #expect(run.status == 0, "\(run.stderr.suffix(2000))")
+        #expect(manifest.assets.count == 3 && manifest.assets.allSatisfy { $0.error == nil && !$0.renditions.isEmpty })
+        #expect(["libavformat.so.59", "libavcodec.so.59", "libswscale.so.6"].allSatisfy(loaded.contains), "\(loaded.sorted())")
+        #expect(!loaded.contains("libavfilter.so.8"), "\(loaded.sorted())")
+
+        let (graph, graphManifest, graphLoaded) = try Self.convert(["video-hdr-pq-dci-p3.mov"], traced: true)
+        #expect(graph.status == 0, "\(graph.stderr.suffix(2000))")
+        let movie = try #require(graphManifest.assets.first)
+        #expect(movie.error == nil && !movie.renditions.isEmpty && movie.video?.hdr == true)
+        #expect(["libavfilter.so.8", "libswresample.so.4", "libpostproc.so.56"].allSatisfy(graphLoaded.contains),
+                "\(graphLoaded.sorted())")
+
+        let broken = try TestSupport.temporaryFolder("libavfilter-broken")
+        defer { try? FileManager.default.removeItem(at: broken) }
+        try Data().write(to: broken.appendingPathComponent("libavfilter.so.8"))
+        let (fallback, fallbackManifest, _) = try Self.convert(["video-hdr-pq-dci-p3.mov"],
+                                                               environment: ["LD_LIBRARY_PATH": broken.path])
+        #expect(fallback.status == 0, "\(fallback.stderr.suffix(2000))")
+        #expect(fallbackManifest.assets.first?.error == nil && fallbackManifest.assets.first?.renditions.isEmpty == false)
+    }
+
     /// An unloadable libavcodec (an empty file of its name first on the library path): the
     /// movie and the audio file fail with the dynamic linker's reason, the JPEG converts, the
     /// HEIC too (libvips' libheif decodes it when the libavcodec path fails), nothing crashes,

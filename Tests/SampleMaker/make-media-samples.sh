@@ -50,6 +50,19 @@ ff -loop 1 -framerate 24 -t 1.5 -i "$work/scene2.ppm" \
 #   ffprobe -v error -select_streams v:0 -show_entries stream=codec_name,pix_fmt,color_range,color_space,color_transfer,color_primaries -of compact Samples/video-hdr-hlg.mov
 #     → codec_name=hevc|pix_fmt=yuv420p10le|color_range=tv|color_space=bt2020nc|color_transfer=arib-std-b67|color_primaries=bt2020
 
+# 2b. video-hdr-pq-dci-p3.mov: the same scene as PQ (smpte2084) in DCI-P3 primaries (smpte431),
+#    BT.2020 non-constant-luminance matrix, limited range, HEVC Main 10, 0.5 s at 24 fps. No table
+#    tone curve covers DCI-P3, so its poster is the one sample that takes libavfilter's graph
+#    (HDRFilterGraphToneMapper) in a plain convert, and the one that loads libavfilter.
+ff -loop 1 -framerate 24 -t 0.5 -i "$work/scene2.ppm" \
+   -vf "zscale=rangein=full:primariesin=709:transferin=iec61966-2-1:matrixin=709:primaries=smpte431:transfer=smpte2084:matrix=2020_ncl:range=limited:npl=203,format=yuv420p10le" \
+   -c:v libx265 -preset medium -crf 26 -tag:v hvc1 \
+   -x265-params "log-level=error:info=0:keyint=24:colorprim=smpte431:transfer=smpte2084:colormatrix=bt2020nc:range=limited" \
+   -color_primaries smpte431 -color_trc smpte2084 -colorspace bt2020nc -color_range tv \
+   -map_metadata -1 "$out/video-hdr-pq-dci-p3.mov"
+#   ffprobe … Samples/video-hdr-pq-dci-p3.mov
+#     → codec_name=hevc|pix_fmt=yuv420p10le|color_range=tv|color_space=bt2020nc|color_transfer=smpte2084|color_primaries=smpte431
+
 # 3. video-black-start.mp4: H.264, no audio, 1.5 s of black then 1.5 s of the scene, keyframe
 #    every second (x264 also puts one at the cut).
 ff -f lavfi -i "color=c=black:s=320x180:r=30:d=1.5" -loop 1 -framerate 30 -t 1.5 -i "$work/scene.ppm" \
