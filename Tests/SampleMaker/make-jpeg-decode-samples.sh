@@ -49,6 +49,20 @@ lcms.cmsCreateGrayProfile.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
 lcms.cmsSaveProfileToFile.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
 profile = lcms.cmsCreateGrayProfile(lcms.cmsD50_xyY(), lcms.cmsBuildGamma(None, 2.2))
 assert profile and lcms.cmsSaveProfileToFile(profile, sys.argv[1].encode())
+# lcms stamps the header with the time of saving and has no call to set it, so the creation
+# date (bytes 24-35, six big-endian 16-bit numbers) is overwritten with the committed sample's,
+# and the sample comes out byte for byte the same on every run. lcms leaves the profile ID
+# (bytes 84-99) zero; were it set, it would be recomputed (MD5 of the profile with the flags,
+# rendering intent and ID fields zeroed), since it covers the date.
+import hashlib, struct
+icc = bytearray(open(sys.argv[1], 'rb').read())
+icc[24:36] = struct.pack('>6H', 2026, 11, 27, 3, 10, 24)
+if any(icc[84:100]):
+    blank = bytearray(icc)
+    blank[44:48] = blank[64:68] = bytes(4)
+    blank[84:100] = bytes(16)
+    icc[84:100] = hashlib.md5(blank).digest()
+open(sys.argv[1], 'wb').write(icc)
 PY
 vips xyz "$work/xy.v" 3 8000
 vips extract_band "$work/xy.v" "$work/y.v" 1
