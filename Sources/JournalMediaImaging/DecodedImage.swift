@@ -84,7 +84,7 @@ package enum ImageDecoder {
         if header.format == .jpeg, !allowUpscale,
            (header.bands == 3 || header.bands == 1)
             && (header.colourSpace == .rgb || (header.colourSpace == .grey && !header.hasProfile))
-            || smallCMYK(header, width: width, height: height, colourManaged: colourManaged) {
+            || decodesCMYKDirectly(header, colourManaged: colourManaged) {
             return try JPEGResampledDecode.decode(bytes, header: header, width: width, height: height,
                                                   colourManaged: colourManaged, failOn: failOn)
         }
@@ -138,8 +138,10 @@ package enum ImageDecoder {
         // but no import profile it shifts untagged RGB colours; so a tagged image gets both
         // (sRGB as the fallback import) and an untagged one, already taken as sRGB, neither,
         // which also spares it a needless per-pixel transform. CMYK always goes through a
-        // profile, libvips' CMYK one when none is embedded. Grey is converted only when it
-        // carries its own profile.
+        // profile, libvips' CMYK one when none is embedded; only CMYK that is not a JPEG, or a
+        // JPEG being enlarged, comes here (`decodesCMYKDirectly`), and libvips 8.14's thumbnail
+        // converts it with `colourspace`, whose D50→D65 XYZ scaling moves saturated colours.
+        // Grey is converted only when it carries its own profile.
         if colourManaged {
             switch header.colourSpace {
             case .rgb where header.hasProfile && !header.profileIsSRGB:
@@ -245,13 +247,17 @@ package enum ImageDecoder {
         return try autorot.outputImage()
     }
 
-    /// A colour-managed CMYK JPEG whose fitted size is at most `DirectProfileTransform.maxPixels`:
-    /// decoded by `JPEGResampledDecode`, its profile converted by lcms unoptimised (libvips'
-    /// `thumbnail` lets lcms optimise the CMYK profile's tables first: ~45 ms for a 100×100 image).
-    static func smallCMYK(_ header: ImageHeader, width: Int, height: Int, colourManaged: Bool) -> Bool {
-        guard header.colourSpace == .cmyk, header.bands == 4, colourManaged else { return false }
-        let fitted = header.fittedDisplaySize(width: width, height: height)
-        return fitted.width * fitted.height <= DirectProfileTransform.maxPixels
+    /// Whether a CMYK JPEG is decoded by `JPEGResampledDecode` (every colour-managed one, at any
+    /// size): its embedded profile, else libvips' CMYK one, converted to sRGB by an ICC
+    /// transform, relative colorimetric without black-point compensation (lcms unoptimised up
+    /// to `DirectProfileTransform.maxPixels`, libvips' `icc_transform` above), which is what
+    /// lcms' own `jpgicc -t 1` and Pillow's ImageCms give (blue marker of cmyk.jpg (45, 71, 144),
+    /// see CMYKColourTests). libvips 8.14's `thumbnail` is not used for them: it converts CMYK
+    /// with `colourspace`, which imports to D50 XYZ and reaches D65 by scaling X, Y and Z
+    /// (not the Bradford adaptation ICC profiles use), moving saturated colours (that blue
+    /// became (6, 73, 143)). A pure test of the header; costs nothing.
+    static func decodesCMYKDirectly(_ header: ImageHeader, colourManaged: Bool) -> Bool {
+        header.colourSpace == .cmyk && header.bands == 4 && colourManaged
     }
 
     /// The largest libjpeg scale denominator (1, 2, 4 or 8) whose output still covers the

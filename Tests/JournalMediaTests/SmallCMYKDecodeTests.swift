@@ -37,12 +37,9 @@ import Testing
         let bytes = Array(try Data(contentsOf: TestSupport.sample(name)))
         let header = try bytes.withUnsafeBytes { try ImageHeaderReader.read($0, format: .jpeg) }
         #expect(header.colourSpace == .cmyk)
-        #expect(ImageDecoder.smallCMYK(header, width: width, height: width, colourManaged: true),
-                "the rendition below takes the small-CMYK decode")
-        if name == "cmyk.jpg" {
-            #expect(!ImageDecoder.smallCMYK(header, width: 1600, height: 1600, colourManaged: true),
-                    "600×400 is over maxPixels: libvips' thumbnail converts it")
-        }
+        #expect(ImageDecoder.decodesCMYKDirectly(header, colourManaged: true))
+        #expect(width * height <= DirectProfileTransform.maxPixels,
+                "the rendition below is converted by lcms unoptimised (larger ones by icc_transform)")
         let spec = RenditionSpec(role: "full", format: .png, width: width)
         let result = AssetProcessor(options: ProcessingOptions(renditions: [spec]))
             .processBlocking(fileAt: TestSupport.sample(name), displayName: name)
