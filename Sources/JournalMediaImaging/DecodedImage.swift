@@ -93,7 +93,11 @@ package enum ImageDecoder {
         // (it retains the source or memfd its loader reads).
         var wholeLoad: VipsOperationCall?
         defer { withExtendedLifetime(wholeLoad) {} }
-        if header.format.loadsWhole, let loader = ImageHeaderReader.loaderName(for: header.format) {
+        // CMYK (a TIFF, an enlarged JPEG) is converted whole by `icc_transform` before the
+        // thumbnail, as `decodesCMYKDirectly` says why; libvips' thumbnail converts CMYK before
+        // it shrinks as well, so the work is the same.
+        let cmykFirst = colourManaged && header.colourSpace == .cmyk && header.bands == 4
+        if header.format.loadsWhole || cmykFirst, let loader = ImageHeaderReader.loaderName(for: header.format) {
             // ImageMagick (BMP, ICO), JPEG 2000, Netpbm/PFM, OpenEXR and Radiance loaders are
             // called by name (never picked by content) without shrink-on-load (`loadsWhole`):
             // load, then thumbnail the image. Linear-light formats are first exposed for display.
@@ -105,6 +109,7 @@ package enum ImageDecoder {
             if header.format.isLinearLight {
                 loaded = try LinearLightExposure.displayReferred(loaded, format: header.format)
             }
+            if cmykFirst { loaded = try iccTransformToSRGB(loaded, fallbackProfile: "cmyk") }
             thumbnail = try VipsOperationCall("thumbnail_image")
             try thumbnail.set("in", .image(loaded))
         } else if header.format == .jpeg, !allowUpscale,
@@ -147,7 +152,7 @@ package enum ImageDecoder {
             case .rgb where header.hasProfile && !header.profileIsSRGB:
                 try thumbnail.set("import_profile", .string("srgb"))
                 try thumbnail.set("export_profile", .string("srgb"))
-            case .cmyk:
+            case .cmyk where !cmykFirst:
                 try thumbnail.set("import_profile", .string("cmyk"))
                 try thumbnail.set("export_profile", .string("srgb"))
             case .grey where header.hasProfile, .other where header.hasProfile:
@@ -288,6 +293,21 @@ package enum ImageDecoder {
         "width", "height", "bands", "format", "coding", "interpretation",
         "xoffset", "yoffset", "xres", "yres", "filename",
     ]
+
+    /// `image` converted to 8-bit sRGB by libvips' `icc_transform` (lazy): from its embedded
+    /// profile, else (none, or one that does not fit its bands) the built-in `fallbackProfile`
+    /// (`cmyk` or `srgb`); relative colorimetric, no black-point compensation, lcms' optimised
+    /// tables (tens of milliseconds of set-up for a lookup-table profile).
+    static func iccTransformToSRGB(_ image: VipsImageHandle, fallbackProfile: String) throws(VipsError) -> VipsImageHandle {
+        let icc = try VipsOperationCall("icc_transform")
+        try icc.set("in", .image(image))
+        try icc.set("embedded", .bool(true))
+        try icc.set("input_profile", .string(fallbackProfile))
+        try icc.set("output_profile", .string("srgb"))
+        try icc.set("intent", .nick("relative"))
+        try icc.build()
+        return try eightBitDisplayColour(try icc.outputImage())
+    }
 
     /// Converts whatever the loader produced (16-bit RGB or grey, CMYK without a profile,
     /// LAB, float) to 8-bit sRGB, or 8-bit grey for grey sources.

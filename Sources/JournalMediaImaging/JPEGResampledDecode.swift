@@ -54,14 +54,7 @@ enum JPEGResampledDecode {
             if let profile {
                 profile.withUnsafeBytes { vips_image_set_blob_copy(image.pointer, VIPS_META_ICC_NAME, $0.baseAddress, $0.count) }
             }
-            let icc = try VipsOperationCall("icc_transform")
-            try icc.set("in", .image(image))
-            try icc.set("embedded", .bool(true))
-            try icc.set("input_profile", .string(cmyk ? "cmyk" : "srgb"))
-            try icc.set("output_profile", .string("srgb"))
-            try icc.set("intent", .nick("relative"))
-            try icc.build()
-            image = try ImageDecoder.eightBitDisplayColour(try icc.outputImage())
+            image = try ImageDecoder.iccTransformToSRGB(image, fallbackProfile: cmyk ? "cmyk" : "srgb")
         }
         if header.orientation != 1 { image = try ImageDecoder.oriented(image, header.orientation) }
         let memory = image.pointer.pointee.data != nil && image.pointer.pointee.dtype == VIPS_IMAGE_SETBUF

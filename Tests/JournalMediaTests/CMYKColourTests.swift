@@ -22,11 +22,11 @@ import Testing
     static let red: [Double] = [230, 45, 43]
     static let green: [Double] = [116, 178, 48]
 
-    /// A PNG rendition `width` px wide of a sample of the 600×400 scene, decoded by the pipeline.
-    func rendition(_ name: String, width: Int) throws -> TestImage {
+    /// A PNG rendition `width` px wide of a file of the 600×400 scene, decoded by the pipeline.
+    func rendition(_ name: String, width: Int, at url: URL? = nil) throws -> TestImage {
         let processor = AssetProcessor(options: ProcessingOptions(renditions: [
             RenditionSpec(role: "full", format: .png, width: width)]))
-        let result = processor.processBlocking(fileAt: TestSupport.sample(name), displayName: name)
+        let result = processor.processBlocking(fileAt: url ?? TestSupport.sample(name), displayName: name)
         let image = try TestImage(try #require(result.renditions.first, "\(result.error?.message ?? "")").data)
         #expect((image.width, image.height, image.bands) == (width, width * 2 / 3, 3))
         return image
@@ -38,7 +38,36 @@ import Testing
     @Test(arguments: ["cmyk.jpg", "jpeg-decode/ycck.jpg"], [600, 300])
     func markersHaveTheColoursOfAnLcmsConversion(_ name: String, width: Int) throws {
         #expect((width * width * 2 / 3 > DirectProfileTransform.maxPixels) == (width == 600))
-        let image = try rendition(name, width: width)
+        try expectMarkers(try rendition(name, width: width), name: name)
+    }
+
+    /// A CMYK TIFF (cmyk.jpg's samples and profile, written by libvips' tiffsave): not a JPEG,
+    /// so libvips' thumbnail shrinks it, after `icc_transform` has converted it (thumbnail's
+    /// own CMYK conversion gave the blue marker (7, 73, 143)).
+    @Test func cmykTIFFHasTheSameColours() throws {
+        let bytes = Array(try Data(contentsOf: TestSupport.sample("cmyk.jpg")))
+        let tiff = try bytes.withUnsafeBytes { buffer in
+            let load = try VipsOperationCall("jpegload_buffer")
+            try load.set("buffer", .borrowedBlob(buffer))
+            try load.build()
+            let save = try VipsOperationCall("tiffsave_buffer")
+            try save.set("in", .image(try load.outputImage()))
+            try save.build()
+            return try save.outputBytes("buffer")
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cmyk-\(UUID().uuidString).tif")
+        try Data(tiff).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let header = try tiff.withUnsafeBytes { try ImageHeaderReader.read($0, format: .tiff) }
+        #expect(header.colourSpace == .cmyk && header.hasProfile)
+        for width in [600, 300] {
+            try expectMarkers(try rendition("cmyk.tif", width: width, at: url), name: "cmyk.tif")
+        }
+    }
+
+    /// The blue, red and green markers of `image` (a rendition of the scene) are jpgicc's.
+    func expectMarkers(_ image: TestImage, name: String) throws {
+        let width = image.width
         let scale = Double(width) / 600, height = image.height
         let patches: [(String, Int, Int, [Double])] = [
             ("blue", width - 1 - Int(30 * scale), Int(30 * scale), Self.blue),
