@@ -45,19 +45,11 @@ import Testing
     /// so libvips' thumbnail shrinks it, after `icc_transform` has converted it (thumbnail's
     /// own CMYK conversion gave the blue marker (7, 73, 143)).
     @Test func cmykTIFFHasTheSameColours() throws {
-        let bytes = Array(try Data(contentsOf: TestSupport.sample("cmyk.jpg")))
-        let tiff = try bytes.withUnsafeBytes { buffer in
-            let load = try VipsOperationCall("jpegload_buffer")
-            try load.set("buffer", .borrowedBlob(buffer))
-            try load.build()
-            let save = try VipsOperationCall("tiffsave_buffer")
-            try save.set("in", .image(try load.outputImage()))
-            try save.build()
-            return try save.outputBytes("buffer")
-        }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cmyk-\(UUID().uuidString).tif")
-        try Data(tiff).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
+        let tiff = try CraftedFiles.tiff(from: Array(try Data(contentsOf: TestSupport.sample("cmyk.jpg"))),
+                                         loader: "jpegload_buffer")
+        let folder = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try CraftedFiles.write(tiff, "cmyk.tif", in: folder)
         let header = try tiff.withUnsafeBytes { try ImageHeaderReader.read($0, format: .tiff) }
         #expect(header.colourSpace == .cmyk && header.hasProfile)
         for width in [600, 300] {

@@ -75,9 +75,14 @@ enum CraftedFiles {
 extension CraftedFiles {
     /// A 64×64 RGB TIFF of noise written by libvips (libtiff), little-endian, in strips.
     static func noiseTIFF() throws -> [UInt8] {
-        let png = try noisePNG(width: 64, height: 64)
-        return try png.withUnsafeBytes { buffer in
-            let load = try VipsOperationCall("pngload_buffer")
+        try tiff(from: try noisePNG(width: 64, height: 64), loader: "pngload_buffer")
+    }
+
+    /// `bytes`, an image libvips' `loader` reads, re-encoded by libvips (libtiff) as a
+    /// little-endian TIFF in strips, with its bands, interpretation and ICC profile.
+    static func tiff(from bytes: [UInt8], loader: String) throws -> [UInt8] {
+        try bytes.withUnsafeBytes { buffer in
+            let load = try VipsOperationCall(loader)
             try load.set("buffer", .borrowedBlob(buffer))
             try load.build()
             let save = try VipsOperationCall("tiffsave_buffer")
