@@ -255,19 +255,22 @@ package struct PosterFrameExtractor {
         let primaries = f.color_primaries != AVCOL_PRI_UNSPECIFIED ? f.color_primaries : (parameters?.color_primaries ?? AVCOL_PRI_UNSPECIFIED)
         let wide = transfer == AVCOL_TRC_ARIB_STD_B67 || transfer == AVCOL_TRC_SMPTE2084 || primaries == AVCOL_PRI_BT2020
         var toneMapped = false
+        var toneMapFailure: String?
         var rgb: [UInt8] = []
         if options.toneMapHDR && wide {
             // Fill in signalling the frame left out, so zscale knows where it starts from.
             frame.pointer.pointee.color_trc = transfer
             frame.pointer.pointee.color_primaries = primaries
-            // A format zscale cannot take falls back to the SDR conversion: a washed-out
-            // poster is better than none.
-            let mapped = options.forceFilterGraphToneMap
-                ? try? HDRFilterGraphToneMapper.toneMap(frame, width: size.width, height: size.height)
-                : try? HDRToneMapper.toneMap(frame, width: size.width, height: size.height)
-            if let mapped {
-                rgb = mapped
+            // A format zscale cannot take, or a libavfilter that cannot be loaded, falls back
+            // to the SDR conversion: a washed-out poster is better than none, and the reason
+            // goes with it (the asset's warnings).
+            do throws(LibavFailure) {
+                rgb = options.forceFilterGraphToneMap
+                    ? try HDRFilterGraphToneMapper.toneMap(frame, width: size.width, height: size.height)
+                    : try HDRToneMapper.toneMap(frame, width: size.width, height: size.height)
                 toneMapped = true
+            } catch {
+                toneMapFailure = error.message
             }
         }
         if !toneMapped {
@@ -285,7 +288,7 @@ package struct PosterFrameExtractor {
             : Double(timestamp - start) * (LibavRuntime.value(stream.pointee.time_base) ?? 0)
         return PosterFrame(width: size.width, height: size.height, bytesPerRow: size.width * 3, rgb: rgb,
                            timeSeconds: max(0, time), meanLuma: quality.meanLuma,
-                           lumaDeviation: quality.deviation, toneMapped: toneMapped)
+                           lumaDeviation: quality.deviation, toneMapped: toneMapped, toneMapFailure: toneMapFailure)
     }
 
     /// Display size of a `width` × `height` frame with sample aspect `aspect`, shrunk to fit

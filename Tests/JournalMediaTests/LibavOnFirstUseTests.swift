@@ -66,7 +66,7 @@ import Testing
     /// does not cover: a JPEG, an SDR movie and an HLG movie (BT.2020, table path) leave it
     /// out; a PQ movie in DCI-P3 primaries (zscale + tonemap graph) loads it with what it
     /// needs. An unloadable libavfilter costs that movie only its tone-map: the poster falls
-    /// back to the SDR conversion and the run succeeds.
+    /// back to the SDR conversion, the run succeeds, and the asset's warnings say why.
     @Test func onlyTheFilterGraphPosterLoadsLibavfilter() throws {
         let (run, manifest, loaded) = try Self.convert(["orientation-8-srgb.jpg", "video-rotated-90.mp4",
                                                         "video-hdr-hlg.mov"], traced: true)
@@ -88,7 +88,12 @@ import Testing
         let (fallback, fallbackManifest, _) = try Self.convert(["video-hdr-pq-dci-p3.mov"],
                                                                environment: ["LD_LIBRARY_PATH": broken.path])
         #expect(fallback.status == 0, "\(fallback.stderr.suffix(2000))")
-        #expect(fallbackManifest.assets.first?.error == nil && fallbackManifest.assets.first?.renditions.isEmpty == false)
+        let washedOut = try #require(fallbackManifest.assets.first)
+        #expect(washedOut.error == nil && !washedOut.renditions.isEmpty)
+        // The SDR conversion stood in, and the manifest says why.
+        let warning = washedOut.warnings?.first { $0.hasPrefix("poster: the HDR frame could not be tone-mapped") }
+        #expect(warning?.contains("libavfilter.so.8") == true, "\(washedOut.warnings ?? [])")
+        #expect(graphManifest.assets.first?.warnings == nil, "\(graphManifest.assets.first?.warnings ?? [])")
     }
 
     /// An unloadable libavcodec (an empty file of its name first on the library path): the

@@ -15,9 +15,13 @@ public struct PosterFrame: Sendable, Equatable {
     public var lumaDeviation: Double
     /// The frame was HDR (HLG or PQ) or wide-gamut BT.2020 and was tone-mapped to SDR BT.709.
     public var toneMapped: Bool
+    /// Why an HDR or wide-gamut frame could not be tone-mapped (libavfilter could not be
+    /// loaded, its graph refused the frame's format): it was converted like SDR video instead,
+    /// its colours washed out. Nil when tone mapping worked or was not needed.
+    public var toneMapFailure: String?
 
     public init(width: Int, height: Int, bytesPerRow: Int, rgb: [UInt8], timeSeconds: Double,
-                meanLuma: Double, lumaDeviation: Double, toneMapped: Bool) {
+                meanLuma: Double, lumaDeviation: Double, toneMapped: Bool, toneMapFailure: String? = nil) {
         self.width = width
         self.height = height
         self.bytesPerRow = bytesPerRow
@@ -26,6 +30,7 @@ public struct PosterFrame: Sendable, Equatable {
         self.meanLuma = meanLuma
         self.lumaDeviation = lumaDeviation
         self.toneMapped = toneMapped
+        self.toneMapFailure = toneMapFailure
     }
 }
 

@@ -96,12 +96,13 @@ public struct VideoRecord: Codable, Sendable, Equatable {
     public var hasAudio: Bool
     /// Degrees clockwise the stored frames are turned to display (0, 90, 180, 270).
     public var rotation: Int
-    /// HLG or PQ transfer: the poster was tone-mapped to SDR BT.709.
+    /// HLG or PQ transfer: the poster is tone-mapped to SDR BT.709 (when that fails, the
+    /// entry's warnings say so and the poster is an SDR conversion, washed out).
     public var hdr: Bool
     /// Where in the movie the poster frame was taken, in seconds.
     public var posterTimeSeconds: Double
 
-    public init(info: VideoInfo, posterTimeSeconds: Double, toneMapped: Bool) {
+    public init(info: VideoInfo, posterTimeSeconds: Double) {
         durationSeconds = info.durationSeconds.map { ($0 * 1000).rounded() / 1000 }
         codec = info.codec
         frameRate = info.frameRate.map { ($0 * 1000).rounded() / 1000 }

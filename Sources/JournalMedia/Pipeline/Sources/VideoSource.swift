@@ -38,7 +38,11 @@ public struct VideoSource: FileSource {
         }
         let box = plan.box(width: info.displayWidth, height: info.displayHeight, upscale: false)
         let poster = try media.posterFrame(PosterOptions(maxDimension: max(box.width, box.height)))
-        result.video = VideoRecord(info: info, posterTimeSeconds: poster.timeSeconds, toneMapped: poster.toneMapped)
+        result.video = VideoRecord(info: info, posterTimeSeconds: poster.timeSeconds)
+        if let failure = poster.toneMapFailure {
+            result.warnings = (result.warnings ?? [])
+                + ["poster: the HDR frame could not be tone-mapped (\(failure)); converted like SDR video, colours washed out"]
+        }
         let image: VipsImageHandle
         do throws(VipsError) {
             image = try VipsImageHandle.copyingPackedRGB(poster.rgb, width: poster.width, height: poster.height)
