@@ -10,7 +10,7 @@ root=$(cd "$here/.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
 scratch=${FUZZ_SCRATCH:-$root/.build-fuzz}
 corpus=${FUZZ_CORPUS:-$root/../shared/corpus}
-targets=${FUZZ_TARGETS:-"jpeg png riff heif tiff psd makernote xmp datetext bundle"}
+targets=${FUZZ_TARGETS:-"jpeg png riff heif tiff psd jp2 makernote xmp datetext bundle"}
 
 # lld: gold fails on the fuzz binaries (an internal error in its diagnostics).
 swift build --package-path "$here" --scratch-path "$scratch" \
@@ -29,6 +29,7 @@ seed_patterns() {
         riff) echo "*.webp *.WEBP" ;;
         heif) echo "*.heic *.HEIC *.heif *.heics *.avif *.AVIF" ;;
         psd) echo "*.psd *.PSD *.psb" ;;
+        jp2) echo "*.jp2 *.j2k *.jpx *.jpf *.j2c" ;;
         xmp) echo "*.xmp *.XMP" ;;
         bundle) echo "*.json" ;;
         tiff) echo "*.tif *.tiff *.TIF *.dng *.DNG *.nef *.cr2 *.arw" ;;

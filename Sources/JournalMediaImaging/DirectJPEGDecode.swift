@@ -35,7 +35,7 @@ enum DirectJPEGDecode {
     static func decode(_ bytes: UnsafeRawBufferPointer, shrink: Int, failOn: ImageDecoder.DecodeFailure,
                        resolution: (x: Double, y: Double)) throws(VipsError) -> Decoded? {
         let watching = DecodeGuard.current
-        if let reason = watching?.stopReason { throw VipsError(message: VipsInterrupt.message(reason)) }
+        try VipsInterrupt.check(watching)
         guard let base = bytes.baseAddress,
               let decode = jm_jpeg_decode_open(base, bytes.count, Int32(shrink), failOn == .warning ? 1 : 0) else {
             throw VipsError(message: "VipsJpeg: cannot start the decode (no input or out of memory)")

@@ -42,7 +42,7 @@ enum DirectStillEncode {
                                                 UnsafeMutablePointer<jm_still_encode_output>) -> jm_still_encode_status)
         throws(VipsError) -> [UInt8] {
         let current = DecodeGuard.current
-        if let reason = current?.stopReason { throw VipsError(message: VipsInterrupt.message(reason)) }
+        try VipsInterrupt.check(current)
         var output = jm_still_encode_output()
         let status = withExtendedLifetime(current) {
             encode(current == nil ? nil : shouldStop,

@@ -22,7 +22,7 @@ package enum InMemoryResize {
               width < image.width || height < image.height,
               let data = image.pointer.pointee.data
         else { return nil }
-        if let reason = DecodeGuard.current?.stopReason { throw VipsError(message: VipsInterrupt.message(reason)) }
+        try VipsInterrupt.check(DecodeGuard.current)
         let (output, target) = try VipsImageHandle.memoryImage(width: width, height: height, bands: bands,
                                                                interpretation: image.interpretation)
         SeparableResampler.resize(UnsafePointer(data), width: image.width, height: image.height, bands: bands,

@@ -20,7 +20,7 @@ package enum VipsInterrupt {
     /// flag set beforehand would not be seen).
     static func watch(_ image: VipsImageHandle) throws(VipsError) {
         guard let current = DecodeGuard.current else { return }
-        if let reason = current.stopReason { throw VipsError(message: Self.message(reason)) }
+        try check(current)
         vips_image_set_progress(image.pointer, 1)
         let retained = Unmanaged.passRetained(current).toOpaque()
         _ = jm_connect_eval(image.pointer, { image, progress, data in
@@ -34,6 +34,13 @@ package enum VipsInterrupt {
             guard let data else { return }
             Unmanaged<DecodeGuard>.fromOpaque(data).release()
         })
+    }
+
+    /// Throws the error a stopped libvips computation gives ("cancelled", "ran past its
+    /// deadline") when `stop` says stop: the check the in-memory paths (resize, the direct JPEG
+    /// decode and still encodes) make before and between their own steps. One atomic load.
+    static func check(_ stop: DecodeGuard?) throws(VipsError) {
+        if let reason = stop?.stopReason { throw VipsError(message: message(reason)) }
     }
 
     static func message(_ reason: StopReason) -> String {
