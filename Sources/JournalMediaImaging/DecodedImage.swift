@@ -84,7 +84,7 @@ package enum ImageDecoder {
         if header.format == .jpeg, !allowUpscale,
            (header.bands == 3 || header.bands == 1)
             && (header.colourSpace == .rgb || (header.colourSpace == .grey && !header.hasProfile))
-            || decodesCMYKDirectly(header, colourManaged: colourManaged) {
+            || convertsCMYKThroughICC(header, colourManaged: colourManaged) {
             return try JPEGResampledDecode.decode(bytes, header: header, width: width, height: height,
                                                   colourManaged: colourManaged, failOn: failOn)
         }
@@ -94,9 +94,9 @@ package enum ImageDecoder {
         var wholeLoad: VipsOperationCall?
         defer { withExtendedLifetime(wholeLoad) {} }
         // CMYK (a TIFF, an enlarged JPEG) is converted whole by `icc_transform` before the
-        // thumbnail, as `decodesCMYKDirectly` says why; libvips' thumbnail converts CMYK before
-        // it shrinks as well, so the work is the same.
-        let cmykFirst = colourManaged && header.colourSpace == .cmyk && header.bands == 4
+        // thumbnail, as `convertsCMYKThroughICC` says why; libvips' thumbnail converts CMYK
+        // before it shrinks as well, so the work is the same.
+        let cmykFirst = convertsCMYKThroughICC(header, colourManaged: colourManaged)
         if header.format.loadsWhole || cmykFirst, let loader = ImageHeaderReader.loaderName(for: header.format) {
             // ImageMagick (BMP, ICO), JPEG 2000, Netpbm/PFM, OpenEXR and Radiance loaders are
             // called by name (never picked by content) without shrink-on-load (`loadsWhole`):
@@ -144,7 +144,7 @@ package enum ImageDecoder {
         // (sRGB as the fallback import) and an untagged one, already taken as sRGB, neither,
         // which also spares it a needless per-pixel transform. CMYK always goes through a
         // profile, libvips' CMYK one when none is embedded; only CMYK that is not a JPEG, or a
-        // JPEG being enlarged, comes here (`decodesCMYKDirectly`), and libvips 8.14's thumbnail
+        // JPEG being enlarged, comes here (`convertsCMYKThroughICC`), and libvips 8.14's thumbnail
         // converts it with `colourspace`, whose D50→D65 XYZ scaling moves saturated colours.
         // Grey is converted only when it carries its own profile.
         if colourManaged {
@@ -252,16 +252,17 @@ package enum ImageDecoder {
         return try autorot.outputImage()
     }
 
-    /// Whether a CMYK JPEG is decoded by `JPEGResampledDecode` (every colour-managed one, at any
-    /// size): its embedded profile, else libvips' CMYK one, converted to sRGB by an ICC
-    /// transform, relative colorimetric without black-point compensation (lcms unoptimised up
-    /// to `DirectProfileTransform.maxPixels`, libvips' `icc_transform` above), which is what
-    /// lcms' own `jpgicc -t 1` and Pillow's ImageCms give (blue marker of cmyk.jpg (45, 71, 144),
-    /// see CMYKColourTests). libvips 8.14's `thumbnail` is not used for them: it converts CMYK
-    /// with `colourspace`, which imports to D50 XYZ and reaches D65 by scaling X, Y and Z
-    /// (not the Bradford adaptation ICC profiles use), moving saturated colours (that blue
-    /// became (6, 73, 143)). A pure test of the header; costs nothing.
-    static func decodesCMYKDirectly(_ header: ImageHeader, colourManaged: Bool) -> Bool {
+    /// Whether a CMYK image is converted to sRGB by an ICC transform before any resize (every
+    /// colour-managed 4-band one): a JPEG by `JPEGResampledDecode` (lcms unoptimised up to
+    /// `DirectProfileTransform.maxPixels`, libvips' `icc_transform` above), any other format
+    /// by `icc_transform` ahead of `thumbnail_image`. From its embedded profile, else libvips'
+    /// CMYK one; relative colorimetric without black-point compensation, which is what lcms'
+    /// own `jpgicc -t 1` and Pillow's ImageCms give (blue marker of cmyk.jpg (45, 71, 144), see
+    /// CMYKColourTests). libvips 8.14's `thumbnail` is not left to convert them: it uses
+    /// `colourspace`, which imports to D50 XYZ and reaches D65 by scaling X, Y and Z (not the
+    /// Bradford adaptation ICC profiles use), moving saturated colours (that blue became
+    /// (6, 73, 143)). A pure test of the header; costs nothing.
+    static func convertsCMYKThroughICC(_ header: ImageHeader, colourManaged: Bool) -> Bool {
         header.colourSpace == .cmyk && header.bands == 4 && colourManaged
     }
 

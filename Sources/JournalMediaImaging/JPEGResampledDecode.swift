@@ -2,7 +2,7 @@ import CVips
 import JournalMediaCore
 
 /// The decode of RGB and untagged grey JPEGs, and of colour-managed CMYK JPEGs (all sizes,
-/// see `ImageDecoder.decodesCMYKDirectly`): libjpeg-turbo at the smallest DCT scale (1/1,
+/// see `ImageDecoder.convertsCMYKThroughICC`): libjpeg-turbo at the smallest DCT scale (1/1,
 /// 1/2, 1/4, 1/8) that still covers the target box, on this thread (`DirectJPEGDecode`,
 /// libvips' samples without its sink's thread hand-offs), the remaining 0.5–1× reduction by
 /// `InMemoryResize` (not libvips' `thumbnail`, whose scalar `reduce` cost more than the

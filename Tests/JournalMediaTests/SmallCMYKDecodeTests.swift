@@ -37,7 +37,7 @@ import Testing
         let bytes = Array(try Data(contentsOf: TestSupport.sample(name)))
         let header = try bytes.withUnsafeBytes { try ImageHeaderReader.read($0, format: .jpeg) }
         #expect(header.colourSpace == .cmyk)
-        #expect(ImageDecoder.decodesCMYKDirectly(header, colourManaged: true))
+        #expect(ImageDecoder.convertsCMYKThroughICC(header, colourManaged: true))
         #expect(width * height <= DirectProfileTransform.maxPixels,
                 "the rendition below is converted by lcms unoptimised (larger ones by icc_transform)")
         let spec = RenditionSpec(role: "full", format: .png, width: width)
