@@ -81,12 +81,20 @@ extension CraftedFiles {
     /// `bytes`, an image libvips' `loader` reads, re-encoded by libvips (libtiff) as a
     /// little-endian TIFF in strips, with its bands, interpretation and ICC profile.
     static func tiff(from bytes: [UInt8], loader: String) throws -> [UInt8] {
+        try reencoded(bytes, loader: loader, saver: "tiffsave_buffer")
+    }
+
+    /// `bytes`, an image libvips' `loader` reads, re-encoded by libvips' `saver` (a
+    /// `…save_buffer` operation) with `options` set on it.
+    static func reencoded(_ bytes: [UInt8], loader: String, saver: String,
+                          options: [(String, VipsArgument)] = []) throws -> [UInt8] {
         try bytes.withUnsafeBytes { buffer in
             let load = try VipsOperationCall(loader)
             try load.set("buffer", .borrowedBlob(buffer))
             try load.build()
-            let save = try VipsOperationCall("tiffsave_buffer")
+            let save = try VipsOperationCall(saver)
             try save.set("in", .image(try load.outputImage()))
+            for (name, value) in options { try save.set(name, value) }
             try save.build()
             return try save.outputBytes()
         }

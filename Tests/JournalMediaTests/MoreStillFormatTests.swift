@@ -81,17 +81,9 @@ import Testing
         #expect(result.renditions.isEmpty)
         // Subsampled chroma behind a full-size first component is the usual layout and
         // converts: scene.jp2 made 4:2:0 by OpenJPEG (libvips' jp2ksave, subsample mode on).
-        let full = try [UInt8](Data(contentsOf: Self.formats("scene.jp2")))
-        let chroma420 = try full.withUnsafeBytes { buffer -> [UInt8] in
-            let load = try VipsOperationCall("jp2kload_buffer")
-            try load.set("buffer", .borrowedBlob(buffer))
-            try load.build()
-            let save = try VipsOperationCall("jp2ksave_buffer")
-            try save.set("in", .image(try load.outputImage()))
-            try save.set("subsample_mode", .nick("on"))
-            try save.build()
-            return try save.outputBytes()
-        }
+        let chroma420 = try CraftedFiles.reencoded([UInt8](Data(contentsOf: Self.formats("scene.jp2"))),
+                                                   loader: "jp2kload_buffer", saver: "jp2ksave_buffer",
+                                                   options: [("subsample_mode", .nick("on"))])
         let layout = try #require(JPEG2000Size(MemoryBytes(bytes: chroma420)))
         #expect(layout.components.map { [$0.dx, $0.dy] } == [[1, 1], [2, 2], [2, 2]])
         let converted = await processor.process(data: chroma420, filename: "scene-420.jp2")
