@@ -118,6 +118,19 @@ public struct Batch: Sendable {
     /// Role of a Live Photo's movie poster rendition.
     public static let motionPosterRole = AssetProcessor.motionPosterRole
 
+    /// Output path of an entry's rendition: `renditionPath` of its source as output names
+    /// spell it (`FileNameEscaping.outputName`: a `%` in a valid name becomes `%25`), so two
+    /// inputs never share an output file, whatever their names.
+    static func renditionPath(of entry: ManifestEntry, role: String, format: RenditionFormat) -> String {
+        renditionPath(source: outputKey(entry.source, escaped: entry.sourceEncoding != nil), role: role, format: format)
+    }
+
+    /// An input's name as output names spell it: one-to-one over names (see `renditionPath(of:…)`),
+    /// so also the key earlier entries are found by.
+    static func outputKey(_ source: String, escaped: Bool) -> String {
+        FileNameEscaping.outputName(source, escaped: escaped)
+    }
+
     /// Output path of a rendition, relative to the output folder: `<source>.<role>.<ext>`.
     /// When that file name would pass NAME_MAX (255 bytes), the source's name is cut at a
     /// character boundary and `~` plus 16 hex digits of its SHA-256 are added, so long names
@@ -167,13 +180,13 @@ public struct Batch: Sendable {
            manifest.schemaVersion == Manifest.currentSchemaVersion {
             for entry in manifest.assets { earlierRenditions.formUnion(entry.renditions.compactMap(\.path)) }
             if !force, manifest.preset == options.renditions, manifest.effectiveSettings == options.outputSettings {
-                for entry in manifest.assets { previous[entry.source] = entry }
+                for entry in manifest.assets { previous[Batch.outputKey(entry.source, escaped: entry.sourceEncoding != nil)] = entry }
             }
         }
         // Entries an interrupted run finished after its last manifest: later lines win.
         let replayed = force ? nil : ManifestJournal.replay(in: output, name: journalName, preset: options.renditions,
                                                                 settings: options.outputSettings)
-        for entry in replayed ?? [] { previous[entry.source] = entry }
+        for entry in replayed ?? [] { previous[Batch.outputKey(entry.source, escaped: entry.sourceEncoding != nil)] = entry }
         for entry in replayed ?? [] { earlierRenditions.formUnion(entry.renditions.compactMap(\.path)) }
         let journal: ManifestJournal
         do {
@@ -208,7 +221,10 @@ public struct Batch: Sendable {
             var mine = LivePhotoPairer.units(all)
             if let shard { mine = mine.filter { shard.contains(all[$0.primary].name) } }
             units = mine
-            entries = units.map { previous[all[$0.primary].name] }
+            entries = units.map { unit in
+                let probe = all[unit.primary]
+                return previous[Batch.outputKey(probe.name, escaped: probe.pathBytes != nil)]
+            }
             probes = all
         }
         previous = [:]
@@ -460,7 +476,7 @@ public struct Batch: Sendable {
     private static func write(_ entry: inout ManifestEntry, output: URL) {
         for index in entry.renditions.indices {
             let rendition = entry.renditions[index]
-            let path = renditionPath(source: entry.source, role: rendition.role, format: rendition.format)
+            let path = renditionPath(of: entry, role: rendition.role, format: rendition.format)
             do {
                 try AtomicFile.write(rendition.data, to: path, under: output)
             } catch {
@@ -484,9 +500,13 @@ public struct Batch: Sendable {
         }
     }
 
+    /// Whether every rendition of an earlier entry is on disk at the size it recorded, under
+    /// the name this version gives it (an entry named before `%` was escaped in output names
+    /// is redone, and its old files removed).
     private static func renditionsPresent(_ entry: ManifestEntry, in output: URL) -> Bool {
         entry.renditions.allSatisfy { record in
-            guard let path = record.path else { return false }
+            guard let path = record.path,
+                  path == renditionPath(of: entry, role: record.role, format: record.format) else { return false }
             return AtomicFile.size(of: path, under: output) == record.bytes
         }
     }

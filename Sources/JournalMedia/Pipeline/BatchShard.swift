@@ -76,7 +76,7 @@ extension Manifest {
                 throw MergeError(description: "part \(number + 1) was made with other settings (colours or notification clips)")
             }
             for entry in part.assets {
-                guard seen.insert(entry.source).inserted else {
+                guard seen.insert(Batch.outputKey(entry.source, escaped: entry.sourceEncoding != nil)).inserted else {
                     throw MergeError(description: "\(entry.source) is in more than one part")
                 }
                 assets.append(entry)
