@@ -341,7 +341,7 @@ public struct Batch: Sendable {
                 for index in stride(from: worker, to: planned.count, by: workers) {
                     let probe = ProbedAsset.open(planned[index].url, name: planned[index].relativePath,
                                                  keepMediaOpen: false, pathBytes: planned[index].pathBytes,
-                                                 sidecars: sidecars)
+                                                 sidecars: sidecars, confinedTo: planned[index].confinement)
                     probe.releaseBuffers()
                     if index >= budget { probe.detach() }
                     slots.store(probe, at: index)

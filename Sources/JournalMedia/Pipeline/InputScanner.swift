@@ -13,6 +13,11 @@ public struct PlannedAsset: Sendable, Equatable {
     /// The file's path as the file system spells it, when `url` cannot (a name that is not
     /// valid UTF-8: Foundation's URL would replace its bytes); nil otherwise.
     public var pathBytes: [UInt8]? = nil
+    /// For a file found by walking an input folder: the canonical paths of every input, one of
+    /// which the file must lie in when it is opened (`ProbedAsset.open(_:…confinedTo:)`), so a
+    /// symbolic link (or a folder on the path) swapped after the walk cannot lead outside.
+    /// Nil for inputs named on the command line, and with `followSymlinks`.
+    public var confinement: [[UInt8]]? = nil
 }
 
 /// What a scan found: the files to convert, and what the input folders held that will not be
@@ -106,6 +111,7 @@ public enum InputScanner {
         var planned: [PlannedAsset] = []
         var ignored: [IgnoredInput] = []
         var seenFiles = Set<[UInt8]>()
+        let confinement = followSymlinks ? nil : roots.map(\.path)
         for (index, root) in roots.enumerated() {
             let several = roots.count > 1
             let rootIsText = String(validating: root.path, as: UTF8.self) != nil
@@ -130,7 +136,8 @@ public enum InputScanner {
                 let key = file.pathBytes ?? Array(url.path.utf8)
                 if seenFiles.insert(key).inserted {
                     let prefix = !several ? "" : (file.pathBytes == nil ? prefixes[index].shown : prefixes[index].escaped) + "/"
-                    planned.append(PlannedAsset(url: url, relativePath: prefix + file.relative, pathBytes: file.pathBytes))
+                    planned.append(PlannedAsset(url: url, relativePath: prefix + file.relative, pathBytes: file.pathBytes,
+                                                confinement: confinement))
                 }
             }
             ignored += found.ignored.map {
