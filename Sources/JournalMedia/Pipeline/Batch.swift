@@ -74,9 +74,18 @@ public struct Batch: Sendable {
     public var followSymlinks = false
     /// Remove the renditions an earlier run listed in the manifest that this run did not
     /// make (a changed preset, a deleted input). Only paths the earlier manifest names as
-    /// renditions are removed, only regular files, never through a symbolic link, and never
-    /// when the run was stopped early. Default true.
+    /// renditions are removed, only regular files, never through a symbolic link, never
+    /// when the run was stopped early, and only when the earlier manifest was written for the
+    /// same inputs (`Manifest.inputs`; else see `pruneOtherInputs`). Default true.
     public var prune = true
+    /// Prune also when the earlier manifest was written for other inputs (or does not say
+    /// for which): `convert --prune`. Default false: those renditions are kept and
+    /// `onPruneSkipped` says how many, so a run over other inputs into the same output
+    /// folder never deletes another run's outputs.
+    public var pruneOtherInputs = false
+    /// Called once when `prune` kept stale renditions because the earlier manifest was
+    /// written for other inputs: how many, and those inputs (empty when it does not say).
+    public var onPruneSkipped: (@Sendable (_ kept: Int, _ earlierInputs: [String]) -> Void)?
     /// Count files that are not media (text, sidecars, archives: `NotMediaFile`) as failed
     /// assets, as before issue 17; by default they are listed under `ignored` with the
     /// reason and do not make the batch fail.
@@ -176,8 +185,11 @@ public struct Batch: Sendable {
         var previous: [String: ManifestEntry] = [:]
         // Every rendition an earlier run wrote and listed, whatever its preset: what `prune` may remove.
         var earlierRenditions = Set<String>()
+        // The inputs the earlier manifest was written for (nil: no manifest, or it does not say).
+        var earlierInputs: [String]?
         if let data = try? Data(contentsOf: manifestURL), let manifest = try? Manifest.decode(data),
            manifest.schemaVersion == Manifest.currentSchemaVersion {
+            earlierInputs = manifest.inputs
             for entry in manifest.assets { earlierRenditions.formUnion(entry.renditions.compactMap(\.path)) }
             if !force, manifest.preset == options.renditions, manifest.effectiveSettings == options.outputSettings {
                 for entry in manifest.assets { previous[Batch.outputKey(entry.source, escaped: entry.sourceEncoding != nil)] = entry }
@@ -283,7 +295,8 @@ public struct Batch: Sendable {
         }
 
         progress.elapsedSeconds = Date().timeIntervalSince(start)
-        let outline = makeManifest(entries, ignored: ignored, progress: progress)
+        var outline = makeManifest(entries, ignored: ignored, progress: progress)
+        outline.inputs = scan.roots
         do {
             // Compaction: the whole manifest once, streamed entry by entry from the batch's
             // own list (no second copy of the entries); then the journal goes.
@@ -300,8 +313,14 @@ public struct Batch: Sendable {
         if prune, stopRequest?.isRequested != true {
             var kept = Set<String>()
             for entry in entries { if let entry { kept.formUnion(entry.renditions.compactMap(\.path)) } }
-            for path in earlierRenditions.subtracting(kept).sorted() where AtomicFile.removeStale(path, under: output) {
-                onPrune?(path)
+            let stale = earlierRenditions.subtracting(kept).sorted()
+            // Only what a run over the same inputs listed: another input set's outputs stay
+            // unless asked (`pruneOtherInputs`).
+            let sameInputs = earlierInputs.map { Set($0) == Set(scan.roots) } ?? false
+            if sameInputs || pruneOtherInputs {
+                for path in stale where AtomicFile.removeStale(path, under: output) { onPrune?(path) }
+            } else if !stale.isEmpty {
+                onPruneSkipped?(stale.count, earlierInputs ?? [])
             }
         }
         guard returnsEntries else { return outline }

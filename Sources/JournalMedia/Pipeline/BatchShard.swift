@@ -90,7 +90,9 @@ extension Manifest {
             assets: assets.count, succeeded: assets.count - failed, failed: failed, processed: processed,
             skipped: parts.reduce(0) { $0 + $1.summary.skipped }, elapsedSeconds: elapsed,
             assetsPerSecond: elapsed > 0 ? (Double(processed) / elapsed * 100).rounded() / 100 : 0)
-        return Manifest(generator: first.generator, preset: first.preset, settings: first.settings, assets: assets,
-                        summary: summary)
+        var merged = Manifest(generator: first.generator, preset: first.preset, settings: first.settings,
+                              assets: assets, summary: summary)
+        merged.inputs = first.inputs
+        return merged
     }
 }

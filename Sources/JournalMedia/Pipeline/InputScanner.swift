@@ -25,6 +25,9 @@ public struct PlannedAsset: Sendable, Equatable {
 public struct InputScan: Sendable, Equatable {
     public var planned: [PlannedAsset]
     public var ignored: [IgnoredInput]
+    /// Each input's canonical absolute path, in the order given (escaped when not valid
+    /// UTF-8): what `Manifest.inputs` records.
+    public var roots: [String] = []
 }
 
 /// Expands the command line's inputs into a sorted, de-duplicated list of files.
@@ -150,7 +153,8 @@ public enum InputScanner {
         }
         let order: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return InputScan(planned: planned.sorted { order($0.relativePath, $1.relativePath) },
-                         ignored: ignored.sorted { order($0.path, $1.path) })
+                         ignored: ignored.sorted { order($0.path, $1.path) },
+                         roots: roots.map { FileNameEscaping.shown($0.path).text })
     }
 
     /// Files named on a command line with folders expanded (recursed, hidden entries skipped,
