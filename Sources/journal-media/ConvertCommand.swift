@@ -58,7 +58,8 @@ struct ConvertCommand: AsyncParsableCommand {
             deleted input, a preset change) are removed, each named on stderr, when that \
             manifest was written for the same inputs (it records them); after a run over other \
             inputs they are kept unless --prune is given, and a note says so. An interrupted run \
-            removes nothing.
+            removes nothing and writes a manifest with "complete": false that still lists what \
+            it did not reach (with --force too).
 
             One run at a time writes into an output folder (it locks OUTPUT/.journal-media.lock): \
             a second run exits with status 2 at once, or waits with --wait. An output that \

@@ -182,6 +182,8 @@ public struct Batch: Sendable {
         let manifestURL = output.appendingPathComponent(shard?.manifestName ?? Batch.manifestName)
         let journalName = shard?.journalName ?? ManifestJournal.fileName
 
+        // Earlier entries made with this preset and settings, by output name: reused unless
+        // `force`, and kept for the assets a stopped run did not reach either way.
         var previous: [String: ManifestEntry] = [:]
         // Every rendition an earlier run wrote and listed, whatever its preset: what `prune` may remove.
         var earlierRenditions = Set<String>()
@@ -191,7 +193,7 @@ public struct Batch: Sendable {
            manifest.schemaVersion == Manifest.currentSchemaVersion {
             earlierInputs = manifest.inputs
             for entry in manifest.assets { earlierRenditions.formUnion(entry.renditions.compactMap(\.path)) }
-            if !force, manifest.preset == options.renditions, manifest.effectiveSettings == options.outputSettings {
+            if manifest.preset == options.renditions, manifest.effectiveSettings == options.outputSettings {
                 for entry in manifest.assets { previous[Batch.outputKey(entry.source, escaped: entry.sourceEncoding != nil)] = entry }
             }
         }
@@ -212,6 +214,9 @@ public struct Batch: Sendable {
 
         let units: [WorkUnit]
         var entries: [ManifestEntry?]
+        // With `force`: each unit's earlier entry, put back for the units a stopped run did not
+        // reach (their files are still on disk), so the manifest keeps listing them.
+        var untouched: [ManifestEntry?] = []
         // Each probe is handed to its unit's worker and dropped here, so it is freed once its
         // file is processed rather than at the end of the batch.
         var probes: [ProbedAsset?]
@@ -233,9 +238,15 @@ public struct Batch: Sendable {
             var mine = LivePhotoPairer.units(all)
             if let shard { mine = mine.filter { shard.contains(all[$0.primary].name) } }
             units = mine
-            entries = units.map { unit in
+            let earlier = units.map { unit in
                 let probe = all[unit.primary]
                 return previous[Batch.outputKey(probe.name, escaped: probe.pathBytes != nil)]
+            }
+            if force {
+                untouched = earlier
+                entries = Array(repeating: nil, count: units.count)
+            } else {
+                entries = earlier
             }
             probes = all
         }
@@ -295,8 +306,16 @@ public struct Batch: Sendable {
         }
 
         progress.elapsedSeconds = Date().timeIntervalSince(start)
+        // Stopped before every unit finished: the units not reached keep their earlier entries
+        // (under `force` too), and the manifest says it is partial.
+        let complete = progress.done == units.count
+        if !complete {
+            for index in untouched.indices where entries[index] == nil { entries[index] = untouched[index] }
+        }
+        untouched = []
         var outline = makeManifest(entries, ignored: ignored, progress: progress)
         outline.inputs = scan.roots
+        if !complete { outline.complete = false }
         do {
             // Compaction: the whole manifest once, streamed entry by entry from the batch's
             // own list (no second copy of the entries); then the journal goes.

@@ -93,6 +93,7 @@ extension Manifest {
         var merged = Manifest(generator: first.generator, preset: first.preset, settings: first.settings,
                               assets: assets, summary: summary)
         merged.inputs = first.inputs
+        if parts.contains(where: { $0.complete == false }) { merged.complete = false }
         return merged
     }
 }

@@ -24,6 +24,11 @@ public struct Manifest: Codable, Sendable {
     /// prunes nothing without `--prune`. Added in schema 1 without a version change: absent
     /// in manifests written before, which count as written for other inputs.
     public var inputs: [String]?
+    /// False when the run that wrote it was stopped (Ctrl-C, SIGTERM, cancelled) before every
+    /// input was reached: the inputs not reached keep the entry an earlier run gave them
+    /// (`--force` too), or have none. Absent (nil) when the run reached every input. Added in
+    /// schema 1 without a version change.
+    public var complete: Bool?
 
     public init(generator: String, preset: [RenditionSpec], settings: OutputSettings? = nil, assets: [ManifestEntry],
                 ignored: [IgnoredInput] = [], summary: ManifestSummary) {
@@ -37,7 +42,7 @@ public struct Manifest: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, generator, preset, settings, assets, ignored, summary, inputs
+        case schemaVersion, generator, preset, settings, assets, ignored, summary, inputs, complete
     }
 
     /// The settings the entries were made with, the defaults for a manifest that predates the field.
@@ -53,6 +58,7 @@ public struct Manifest: Codable, Sendable {
         ignored = try container.decodeIfPresent([IgnoredInput].self, forKey: .ignored) ?? []
         summary = try container.decode(ManifestSummary.self, forKey: .summary)
         inputs = try container.decodeIfPresent([String].self, forKey: .inputs)
+        complete = try container.decodeIfPresent(Bool.self, forKey: .complete)
     }
 
     /// JSON as written to disk: pretty, keys sorted, slashes unescaped.
