@@ -277,6 +277,17 @@ char *jm_vips_messages_take(void) {
 
 void jm_vips_messages_clear(void) { record_clear(own_record); }
 
+void jm_vips_messages_warn(const char *text) {
+    if (!text) return;
+    jm_record *record = current();
+    if (!record) return;
+    char line[1024];
+    snprintf(line, sizeof line, "%c%s", JM_VIPS_WARNING_MARK, text);
+    size_t count = strlen(line);
+    while (count > 1 && (line[count - 1] == '\n' || line[count - 1] == ' ')) count--;
+    if (count > 1) record_append(record, line, count);
+}
+
 int jm_vips_messages_active(void) {
     ensure_real();
     return dlsym(RTLD_DEFAULT, "vips_verror") == (void *) vips_verror

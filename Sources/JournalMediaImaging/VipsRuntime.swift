@@ -38,6 +38,9 @@ package enum VipsRuntime {
             guard let message else { return }
             // Warnings at debug; libvips' progress chatter (g_info, g_message) at trace.
             let warning = level.rawValue & G_LOG_LEVEL_WARNING.rawValue != 0
+            // Kept with the computation too: a failure libvips gives no message for is then
+            // explained by its warning (libpng's "IHDR: CRC error").
+            if warning { jm_vips_messages_warn(message) }
             NativeLibraryLog.emit(String(cString: message), library: "libvips", level: warning ? .debug : .trace,
                                   metadata: ["vips.level": warning ? "warning" : "info"])
         }, nil)
@@ -156,24 +159,38 @@ package enum VipsRuntime {
     /// loaded with dlopen RTLD_LOCAL) does this fall back to that shared buffer, whose last
     /// line can then be a neighbouring thread's.
     static func takeErrorBuffer() -> String {
-        let text: String
-        if ownMessages {
-            guard let raw = jm_vips_messages_take() else { return "" }
+        takeMessages().error
+    }
+
+    /// `takeErrorBuffer()`'s line, and the libvips warnings this computation raised (GLib
+    /// warnings, `jm_vips_messages_warn`; kept in `ownMessages`' absence too, then only those
+    /// raised on this thread), oldest first. Clears both.
+    static func takeMessages() -> (error: String, warnings: [String]) {
+        var errors: [String] = []
+        var warnings: [String] = []
+        if let raw = jm_vips_messages_take() {
             defer { free(raw) }
-            text = String(cString: raw)
+            for line in String(cString: raw).split(separator: "\n") {
+                if line.utf8.first == UInt8(ascii: "\u{1F}") {
+                    let text = line.dropFirst().trimmingCharacters(in: .whitespaces)
+                    if !text.isEmpty { warnings.append(text) }
+                } else {
+                    errors.append(line.trimmingCharacters(in: .whitespaces))
+                }
+            }
+        }
+        if ownMessages {
             vips_error_clear()
         } else {
             errorLock.lock()
             defer { errorLock.unlock() }
-            guard let raw = vips_error_buffer_copy() else { return "" }
-            defer { g_free(raw) }
-            text = String(cString: raw)
+            errors = []
+            if let raw = vips_error_buffer_copy() {
+                defer { g_free(raw) }
+                errors = String(cString: raw).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            }
         }
-        let lines = text
-            .split(separator: "\n")
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
-        return lines.last ?? ""
+        return (errors.last { !$0.isEmpty } ?? "", warnings)
     }
 
     /// Forgets this thread's libvips messages, so that a failure read after the next call is
@@ -187,9 +204,17 @@ package enum VipsRuntime {
     /// message for this computation, or, when libvips gave none (it failed without a message,
     /// or raised it on a thread serving no known computation), a sentence naming the
     /// operation. Never another file's message. Costs one copy of this thread's text.
+    /// When libvips gave no message but warned while failing (libpng's "IHDR: CRC error" is
+    /// only a warning in libvips 8.14), the warnings are the reason: "… failed; libvips
+    /// warned: IHDR: CRC error" (the last three, repeats dropped).
     static func failureMessage(_ operation: String) -> String {
-        let text = takeErrorBuffer()
+        let (text, warnings) = takeMessages()
         guard text.isEmpty else { return text }
+        if !warnings.isEmpty {
+            var distinct: [String] = []
+            for warning in warnings where !distinct.contains(warning) { distinct.append(warning) }
+            return "\(operation) failed; libvips warned: " + distinct.suffix(3).joined(separator: "; ")
+        }
         return ownMessages ? "\(operation) failed; libvips gave no message for this file"
             : "\(operation) failed (libvips left no message: its error text is shared by all threads)"
     }

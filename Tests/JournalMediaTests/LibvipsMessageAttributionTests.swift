@@ -160,6 +160,28 @@ import Testing
         #expect(message == "VipsJpeg: Premature end of input file")
     }
 
+    /// Issue 27, item 12: a PNG whose IHDR fails its CRC (Samples/formats/ihdr-crc-damaged.png,
+    /// made by make-samples.sh): libvips 8.14 fails without a message and says why only in a
+    /// GLib warning, which the asset's error now carries, with --jobs 1 and alongside others.
+    @Test func aFailureWithoutAMessageCarriesLibvipsWarning() throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestSupport.sample("formats/ihdr-crc-damaged.png"),
+                                         to: input.appendingPathComponent("bad.png"))
+        try FileManager.default.copyItem(at: TestSupport.sample("cmyk.jpg"), to: input.appendingPathComponent("good.jpg"))
+        for jobs in ["1", "2"] {
+            let out = root.appendingPathComponent("out\(jobs)")
+            let run = try TestSupport.runCLI(["convert", input.path, "-o", out.path, "--size", "32", "--jobs", jobs])
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("journal-media: error: bad.png: probe: cannot read the PNG header: "
+                                        + "pngload_buffer failed; libvips warned: IHDR: CRC error"), "\(run.stderr)")
+            let entry = try #require(try TestSupport.manifest(in: out).assets.first { $0.source == "bad.png" })
+            #expect(entry.error?.message.contains("IHDR: CRC error") == true)
+        }
+    }
+
     /// Samples/photo-p3-rotated.heic with its `colr` box (an `rICC` profile) emptied in place:
     /// the box shrinks to its type, the `pixi` and `irot` after it move up, and a `free` box
     /// at the end of `ipco` keeps every size and offset (and every property index) as it was.

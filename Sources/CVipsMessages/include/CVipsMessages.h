@@ -27,8 +27,19 @@
 #define JOURNALMEDIA_CVIPSMESSAGES_H
 
 /// This thread's libvips messages since the last take or clear, one per line ("domain:
-/// text"), as a malloc'd string the caller frees; NULL when there are none. Clears them.
+/// text"; a warning's line starts with JM_VIPS_WARNING_MARK), as a malloc'd string the caller
+/// frees; NULL when there are none. Clears them.
 char *jm_vips_messages_take(void);
+
+/// The first byte of a line that is a warning (`jm_vips_messages_warn`), not an error.
+#define JM_VIPS_WARNING_MARK '\x1f'
+
+/// Adds `text`, a libvips warning (GLib's "VIPS" log domain: libpng's "IHDR: CRC error"
+/// reaches libvips' callers only so), to the messages of the computation this thread serves,
+/// marked as a warning; dropped on a libvips thread serving no known computation. Kept even
+/// when libvips' calls do not reach the definitions here (then only warnings raised on the
+/// calling thread itself). Called from the GLib log handler.
+void jm_vips_messages_warn(const char *text);
 
 /// Forgets this thread's libvips messages (before a call whose failure will be read).
 void jm_vips_messages_clear(void);
