@@ -30,6 +30,12 @@ package enum VipsRuntime {
 
     private static let initialised: Bool = {
         guard vips_init("journal-media") == 0 else { return false }
+        // Per-computation messages only on a libvips they were verified with (8.14): a later
+        // build can call its error functions internally, past the definitions in
+        // CVipsMessages, and its records would then stay empty. Elsewhere libvips' own
+        // buffer is read (`takeMessages`), attribution best-effort.
+        let verified = recordsVerified(major: Int(vips_version(0)), minor: Int(vips_version(1)))
+        jm_vips_messages_enable(jm_vips_messages_active() != 0 && verified ? 1 : 0)
         // libvips reports recoverable decoder trouble as GLib warnings on stderr; they go to
         // the toolkit's logger instead (`NativeLibraryLog`, debug level).
         let levels = GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_MESSAGE.rawValue
@@ -143,9 +149,19 @@ package enum VipsRuntime {
 
     private static let errorLock = NSLock()
 
-    /// Whether libvips' messages reach `CVipsMessages`' per-computation records (true when the
-    /// toolkit is linked into the program, its default; see `CVipsMessages.h`). Checked once.
-    package static let ownMessages: Bool = jm_vips_messages_active() != 0
+    /// Whether libvips' messages reach `CVipsMessages`' per-computation records: true when the
+    /// toolkit is linked into the program (its default; see `CVipsMessages.h`) and libvips is
+    /// a version this was verified with (8.14.x). Decided once, by libvips' initialisation.
+    package static let ownMessages: Bool = {
+        guard initialised else { return false }
+        return jm_vips_messages_enabled() != 0
+    }()
+
+    /// Whether CVipsMessages' records were verified with libvips `major.minor` (8.14: every
+    /// message, a worker thread's included, reached its computation's record).
+    package static func recordsVerified(major: Int, minor: Int) -> Bool {
+        jm_vips_messages_verified(Int32(clamping: major), Int32(clamping: minor)) != 0
+    }
 
     /// Takes and clears the libvips messages of the computation on this thread and returns
     /// the last line (the failure being reported; earlier lines are problems libvips went on

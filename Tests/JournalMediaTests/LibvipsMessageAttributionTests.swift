@@ -160,6 +160,21 @@ import Testing
         #expect(message == "VipsJpeg: Premature end of input file")
     }
 
+    /// Issue 27, item 11: CVipsMessages' per-computation records are used only on a libvips
+    /// they were verified with (8.14.x); another libvips (8.18 calls its error functions
+    /// internally, past the program's definitions) gets its calls forwarded and its own
+    /// buffer read. This process links Debian's libvips 8.14, so the records are on here.
+    @Test func theMessageRecordsAreUsedOnlyOnAVerifiedLibvips() throws {
+        #expect(VipsRuntime.recordsVerified(major: 8, minor: 14))
+        for (major, minor) in [(8, 13), (8, 15), (8, 16), (8, 17), (8, 18), (9, 0)] {
+            #expect(!VipsRuntime.recordsVerified(major: major, minor: minor), "\(major).\(minor)")
+        }
+        try VipsRuntime.ensure()
+        let version = VipsRuntime.version.split(separator: ".").compactMap { Int($0) }
+        let verified = version.count >= 2 && VipsRuntime.recordsVerified(major: version[0], minor: version[1])
+        #expect(VipsRuntime.ownMessages == verified, "libvips \(VipsRuntime.version)")
+    }
+
     /// Issue 27, item 12: a PNG whose IHDR fails its CRC (Samples/formats/ihdr-crc-damaged.png,
     /// made by make-samples.sh): libvips 8.14 fails without a message and says why only in a
     /// GLib warning, which the asset's error now carries, with --jobs 1 and alongside others.

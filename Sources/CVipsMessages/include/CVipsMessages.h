@@ -50,4 +50,18 @@ void jm_vips_messages_clear(void);
 /// only in libvips' shared buffer.
 int jm_vips_messages_active(void);
 
+/// 1 when libvips `major.minor` is a version the interposition was verified with (8.14: every
+/// message, including those of worker threads, reached its record); 0 otherwise.
+int jm_vips_messages_verified(int major, int minor);
+
+/// Turns the per-computation error records on (1) or off (0, the state before the first
+/// call). Off, the definitions here forward every call unchanged to libvips and record no
+/// errors (warnings still are, see `jm_vips_messages_warn`). Call once, after `vips_init` and
+/// before any libvips computation, with `jm_vips_messages_active() &&
+/// jm_vips_messages_verified(vips_version(0), vips_version(1))`.
+void jm_vips_messages_enable(int on);
+
+/// 1 when the records are on (`jm_vips_messages_enable`).
+int jm_vips_messages_enabled(void);
+
 #endif
