@@ -35,7 +35,8 @@ struct ConvertCommand: AsyncParsableCommand {
             Paths are relative to the input folder when there is one input folder; with \
             several inputs each is prefixed by its input's name. Hidden files are skipped. \
             Symbolic links to files are followed only when they resolve inside an input \
-            (--follow-symlinks: always); links to folders, dangling links, links leading \
+            (--follow-symlinks: always), checked again on the opened file, so a link changed \
+            during the run cannot lead outside; links to folders, dangling links, links leading \
             outside, unreadable folders and FIFOs are listed under "ignored" with the reason. \
             So are files that are not media by their content (README.md, notes, JSON, XMP \
             sidecars, ZIPs; a name with a media extension such as .jpg is never taken for one): \

@@ -43,7 +43,9 @@ public struct InputScan: Sendable, Equatable {
 /// resolves inside one of the inputs (or always, with `followSymlinks`); links resolving
 /// outside, dangling links and links to folders (never followed: no cycles) are listed in
 /// `ignored`, as are unreadable folders, FIFOs, sockets and devices. Inputs named on the
-/// command line are used as given.
+/// command line are used as given. What the walk checked can change before the file is
+/// read, so each file found in a folder carries the inputs it must lie in
+/// (`PlannedAsset.confinement`), checked again on the descriptor it is read through.
 public enum InputScanner {
     public static func scan(inputs: [URL], output: URL) throws(BatchError) -> [PlannedAsset] {
         try scanReporting(inputs: inputs, output: output).planned
