@@ -33,6 +33,26 @@ import Testing
         #expect(executor.counters.running == 0)
     }
 
+    /// librsvg draws each tile in one call; told to stop at the deadline (its next cairo
+    /// surface fails), it returns, and only then is the slot free: well before the ~30 s the
+    /// drawing takes when left alone.
+    @Test func aTimedOutSVGDrawingStopsAndThenFreesItsSlot() async throws {
+        let executor = AssetExecutor(maxConcurrentAssets: 1, label: "test-svg-stop")
+        let processor = AssetProcessor(options: ProcessingOptions(timeoutSeconds: 1), executor: executor)
+        let folder = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try CraftedFiles.write(Array(DecodeDeadlineTests.blurredSVG.utf8), "blurred.svg", in: folder)
+        let start = Date()
+        let result = await processor.process(fileAt: file)
+        #expect(result.error?.reason == .timeout, "\(String(describing: result.error))")
+        while executor.counters.running > 0 && Date().timeIntervalSince(start) < 60 {
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        let freed = Date().timeIntervalSince(start)
+        print("timed-out SVG: slot free \(String(format: "%.2f", freed)) s after the start (deadline 1 s)")
+        #expect(freed < 10, "the drawing went on for \(freed) s")
+    }
+
     /// The issue's case on loopback: blurred SVGs (librsvg draws each tile in one call) sent
     /// to a server with a 1 s deadline answer 504, and then the server stops drawing: no CPU
     /// burnt after the answers, its threads back near where they were. Before the fix the
