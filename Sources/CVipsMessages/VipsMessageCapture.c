@@ -4,6 +4,7 @@
 // and object pointers as void *, so these definitions cannot clash with vips.h's.
 #define _GNU_SOURCE
 #include "CVipsMessages.h"
+#include "ComputationStop.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -196,15 +197,19 @@ typedef struct {
     jm_write_fn write;
     void *a;
     jm_record *record;
+    void *stop; // the caller's guard (ComputationStop.c), lent likewise
 } jm_lending;
 
 #define JM_LEND(lending, call)                                   \
     do {                                                         \
         jm_record *saved_record = lent_record;                   \
         int saved_lent = lent;                                   \
+        jm_stop_saved saved_stop;                                \
         lent_record = (lending)->record;                         \
         lent = 1;                                                \
+        jm_stop_lend((lending)->stop, &saved_stop);              \
         result = (call);                                         \
+        jm_stop_restore(&saved_stop);                            \
         lent_record = saved_record;                              \
         lent = saved_lent;                                       \
     } while (0)
@@ -252,9 +257,13 @@ int vips_threadpool_run(void *image, jm_start_fn start, jm_allocate_fn allocate,
     ensure_real();
     if (!real.threadpool_run) return -1;
     if (!is_enabled()) return real.threadpool_run(image, start, allocate, work, progress, a);
-    jm_lending lending = { start, allocate, work, progress, NULL, a, current() };
-    return real.threadpool_run(image, lent_start, lent_allocate, lent_work, progress ? lent_progress : NULL,
-                               &lending);
+    int owned;
+    void *stop = jm_stop_capture(&owned);
+    jm_lending lending = { start, allocate, work, progress, NULL, a, current(), stop };
+    int result = real.threadpool_run(image, lent_start, lent_allocate, lent_work, progress ? lent_progress : NULL,
+                                     &lending);
+    jm_stop_drop(stop, owned);
+    return result;
 }
 
 // A saver's write callback runs on libvips' write-behind thread (and, for the last buffer,
@@ -263,8 +272,12 @@ int vips_sink_disc(void *image, jm_write_fn write, void *a) {
     ensure_real();
     if (!real.sink_disc) return -1;
     if (!is_enabled()) return real.sink_disc(image, write, a);
-    jm_lending lending = { NULL, NULL, NULL, NULL, write, a, current() };
-    return real.sink_disc(image, lent_write, &lending);
+    int owned;
+    void *stop = jm_stop_capture(&owned);
+    jm_lending lending = { NULL, NULL, NULL, NULL, write, a, current(), stop };
+    int result = real.sink_disc(image, lent_write, &lending);
+    jm_stop_drop(stop, owned);
+    return result;
 }
 
 char *jm_vips_messages_take(void) {

@@ -54,6 +54,7 @@ package enum VipsRuntime {
         vips_cache_set_max_mem(0)
         vips_cache_set_max_files(0)
         vips_concurrency_set(1)
+        VipsInterrupt.connectDrawingStop()
         vips_operation_block_set("VipsForeignLoad", 1)
         for loader in allowedLoaders { vips_operation_block_set(loader, 0) }
         for loader in blockedFileLoaders { vips_operation_block_set(loader, 1) }

@@ -64,4 +64,29 @@ void jm_vips_messages_enable(int on);
 /// 1 when the records are on (`jm_vips_messages_enable`).
 int jm_vips_messages_enabled(void);
 
+// Stopping a drawing in flight. libvips' kill flag is checked between tiles, but librsvg draws
+// an SVG's tile in one call (a 1 KB drawing of stacked blurs: half a minute), so a decode
+// past its deadline would go on drawing. This target also defines cairo's
+// `cairo_image_surface_create` (librsvg calls it through its PLT for every layer and every
+// filter pass, every few tens of milliseconds): when the guard of the computation the calling
+// thread serves says stop, it hands back cairo's error surface instead, and librsvg unwinds
+// with a rendering error. Which guard: the toolkit registers three functions (capture the
+// calling thread's guard, retained; ask it whether to stop; release it); `vips_threadpool_run`
+// and `vips_sink_disc` capture the caller's guard and lend it to the workers around each
+// callback, as they lend the message record. Costs per new surface one guard query (an atomic
+// load and a clock read), per computation one retain and release.
+
+/// Returns the calling thread's guard retained, or NULL.
+typedef void *(*jm_stop_capture_fn)(void);
+/// 1 when `guard` says stop.
+typedef int (*jm_stop_query_fn)(void *guard);
+/// Releases a guard `capture` returned.
+typedef void (*jm_stop_release_fn)(void *guard);
+
+/// Registers the guard functions (once, at libvips start-up).
+void jm_stop_hooks_set(jm_stop_capture_fn capture, jm_stop_query_fn query, jm_stop_release_fn release);
+
+/// 1 when the guard of the computation the calling thread serves says stop.
+int jm_stop_requested(void);
+
 #endif
