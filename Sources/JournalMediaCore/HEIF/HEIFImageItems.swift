@@ -72,8 +72,10 @@ package struct HEIFCodedImage {
 }
 
 package enum HEIFImageItems {
-    /// Largest number of tiles in a grid the fast path accepts (an iPhone 48 MP photo has 96).
-    static let maximumTiles = 1_024
+    /// Largest number of tiles in a grid the fast path accepts: the format's own limit (256
+    /// rows × 256 columns). An iPhone 48 MP photo has 96, a Samsung 200 MP one 768 of 512²;
+    /// the tiles' coded bytes are bounded separately (`maximumCodedBytes`).
+    static let maximumTiles = 65_536
 
     /// The primary image of the HEIF file in `source`, or nil when the fast path cannot take it.
     /// `maximumCodedBytes` bounds the tile bytes copied out of the file.
