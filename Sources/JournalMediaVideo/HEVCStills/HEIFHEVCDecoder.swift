@@ -40,10 +40,11 @@ package enum HEIFHEVCDecoder {
     /// match the file's own, so the pixel limit checked on the header holds here too.
     /// `maximumPixels` bounds the decoded image (the grid or item before transforms).
     /// `wholeImage`: resample only once every row is decoded (tests compare it with the
-    /// tile-wise default).
+    /// tile-wise default). `loopFilter`: whether HEVC's in-loop filters run (`LoopFilter`).
     package static func attempt(_ bytes: UnsafeRawBufferPointer, boxWidth: Int, boxHeight: Int,
                                 expectedSize: (width: Int, height: Int)? = nil, maximumPixels: Int = Defaults.maxPixels,
-                                wholeImage: Bool = false) -> Result<HEIFDecodedRGB, LibavFailure> {
+                                wholeImage: Bool = false, loopFilter: LoopFilter = .automatic)
+        -> Result<HEIFDecodedRGB, LibavFailure> {
         guard boxWidth > 0, boxHeight > 0 else { return .failure(LibavFailure("an empty box")) }
         guard let items = HEIFImageItems.primaryAndThumbnail(in: BorrowedBytes(bytes: bytes)) else {
             return .failure(LibavFailure("its primary image is not one this path reads (not HEVC, an alpha or depth "
@@ -54,17 +55,27 @@ package enum HEIFHEVCDecoder {
                 + "\(items.primary.displaySize.width)×\(items.primary.displaySize.height)"))
         }
         let coded = chooseItem(items, boxWidth: boxWidth, boxHeight: boxHeight)
-        let result = decode(coded, boxWidth: boxWidth, boxHeight: boxHeight, maximumPixels: maximumPixels, wholeImage: wholeImage)
+        let result = decode(coded, boxWidth: boxWidth, boxHeight: boxHeight, maximumPixels: maximumPixels, wholeImage: wholeImage,
+                            loopFilter: loopFilter)
         // A thumbnail that cannot be read (libvips 8.14 refuses some cameras' too): the primary.
         if case .failure = result, items.thumbnail != nil, coded.tiles == items.thumbnail?.tiles {
             return decode(items.primary, boxWidth: boxWidth, boxHeight: boxHeight, maximumPixels: maximumPixels,
-                          wholeImage: wholeImage)
+                          wholeImage: wholeImage, loopFilter: loopFilter)
         }
         return result
     }
 
+    /// Whether HEVC's in-loop filters (deblocking, SAO) run.
+    package enum LoopFilter: Sendable {
+        /// Skipped when the picture is shrunk at least 2× each way (Benchmarks/RESULTS.md,
+        /// "HEIC levers": the PSNR cost and the time saved), run otherwise.
+        case automatic
+        case always
+        case never
+    }
+
     private static func decode(_ coded: HEIFCodedImage, boxWidth: Int, boxHeight: Int, maximumPixels: Int,
-                               wholeImage: Bool) -> Result<HEIFDecodedRGB, LibavFailure> {
+                               wholeImage: Bool, loopFilter: LoopFilter) -> Result<HEIFDecodedRGB, LibavFailure> {
         let pixels = coded.width.multipliedReportingOverflow(by: coded.height).partialValue
         guard pixels <= maximumPixels else {
             return .failure(LibavFailure("\(coded.width)×\(coded.height) is over the limit of \(maximumPixels) pixels"))
@@ -81,7 +92,9 @@ package enum HEIFHEVCDecoder {
         }
         let target = HEIFUpright.codedTarget(coded, boxWidth: boxWidth, boxHeight: boxHeight)
         do throws(LibavFailure) {
-            let decoder = try HEVCTileDecoder(configuration: coded.configuration)
+            let halved = 2 * target.width <= crop.width && 2 * target.height <= crop.height
+            let skip = loopFilter == .never || (loopFilter == .automatic && halved && skipsLoopFilterWhenHalved)
+            let decoder = try HEVCTileDecoder(configuration: coded.configuration, skipLoopFilter: skip)
             let stream = HEIFPictureStream(crop: crop, target: target, wholeImage: wholeImage)
             let scaled = try stream.decode(coded, decoder: decoder)
             let upright = HEIFUpright.apply(coded.transforms, to: scaled, width: target.width, height: target.height)
@@ -91,6 +104,9 @@ package enum HEIFHEVCDecoder {
             return .failure(error)
         }
     }
+
+    /// Whether `.automatic` skips the loop filters of pictures shrunk 2× or more.
+    static let skipsLoopFilterWhenHalved = false
 
     /// The embedded thumbnail when it is still larger than the box (so it only shrinks), as
     /// libvips' thumbnail chooses it; otherwise the primary image.
