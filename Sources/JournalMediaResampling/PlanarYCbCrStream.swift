@@ -11,20 +11,18 @@ import CResampleKernel
 /// that a picture is never held whole; costs what `PlanarYCbCrToRGB.rgb` costs plus, per
 /// strip, a check of which groups are ready; holds the RGB output and a few work rows.
 package final class PlanarYCbCrStream {
-    /// Rows `top` ..< `bottom` of one plane (in the picture's sample rows: luma rows for
-    /// plane 0, chroma rows for the others), `stride` bytes apart from `base` (row `top`).
+    /// Rows `top` ..< `top` + `plane.height` of one plane (in the picture's sample rows: luma
+    /// rows for plane 0, chroma rows for the others); `plane.base` points at row `top`.
     package struct Window {
-        package var base: UnsafePointer<UInt8>
-        package var stride: Int
+        package var plane: PlanarYCbCrToRGB.Plane
         package var top: Int
-        package var bottom: Int
 
-        package init(base: UnsafePointer<UInt8>, stride: Int, top: Int, bottom: Int) {
-            self.base = base
-            self.stride = stride
+        package init(_ plane: PlanarYCbCrToRGB.Plane, top: Int) {
+            self.plane = plane
             self.top = top
-            self.bottom = bottom
         }
+
+        var bottom: Int { top + plane.height }
 
         func holds(_ rows: Range<Int>) -> Bool { rows.isEmpty || (rows.lowerBound >= top && rows.upperBound <= bottom) }
     }
@@ -103,15 +101,15 @@ package final class PlanarYCbCrStream {
             if let (cbResampler, crResampler) = chroma {
                 guard let cb, let cr, cb.holds(cbResampler.sourceRows(forGroup: nextRow)),
                       cr.holds(crResampler.sourceRows(forGroup: nextRow)) else { break }
-                luma.rows(from: nextRow, into: work, window: (lumaWindow.base, lumaWindow.stride, lumaWindow.top))
-                cbResampler.rows(from: nextRow, into: work + rows, window: (cb.base, cb.stride, cb.top))
-                crResampler.rows(from: nextRow, into: work + 2 * rows, window: (cr.base, cr.stride, cr.top))
+                luma.rows(from: nextRow, into: work, window: (lumaWindow.plane.base, lumaWindow.plane.stride, lumaWindow.top))
+                cbResampler.rows(from: nextRow, into: work + rows, window: (cb.plane.base, cb.plane.stride, cb.top))
+                crResampler.rows(from: nextRow, into: work + 2 * rows, window: (cr.plane.base, cr.plane.stride, cr.top))
                 output.withUnsafeMutableBufferPointer { out in
                     guard let base = out.baseAddress else { return }
                     jm_ycbcr_to_rgb_row(work, work + rows, work + 2 * rows, count, &coefficients, base + rgbOffset)
                 }
             } else {
-                luma.rows(from: nextRow, into: work, window: (lumaWindow.base, lumaWindow.stride, lumaWindow.top))
+                luma.rows(from: nextRow, into: work, window: (lumaWindow.plane.base, lumaWindow.plane.stride, lumaWindow.top))
                 output.withUnsafeMutableBufferPointer { out in
                     guard let base = out.baseAddress else { return }
                     jm_ycbcr_to_rgb_row(work, nil, nil, count, &coefficients, base + rgbOffset)

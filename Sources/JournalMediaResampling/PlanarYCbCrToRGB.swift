@@ -70,9 +70,7 @@ package enum PlanarYCbCrToRGB {
         let stream = PlanarYCbCrStream(width: luma.width, height: luma.height, chromaShift: chromaShift,
                                        hasChroma: chroma != nil, outWidth: outWidth, outHeight: outHeight, matrix: matrix,
                                        fullRange: fullRange)
-        func whole(_ plane: Plane) -> PlanarYCbCrStream.Window {
-            .init(base: plane.base, stride: plane.stride, top: 0, bottom: plane.height)
-        }
+        func whole(_ plane: Plane) -> PlanarYCbCrStream.Window { .init(plane, top: 0) }
         stream.emit(luma: whole(luma), cb: chroma.map { whole($0.cb) }, cr: chroma.map { whole($0.cr) })
         return stream.takeOutput()
     }

@@ -57,8 +57,9 @@ struct HEIFPictureStream {
                 guard let base = planes.data[plane] else { return nil }
                 let stride = Int(planes.strides[plane])
                 let (left, top) = plane == 0 ? (crop.left, crop.top) : chromaCrop
-                let height = layout.planeSize(plane, width: coded.width, height: coded.height).height
-                return .init(base: base + top * stride + left, stride: stride, top: 0, bottom: height - top)
+                let size = layout.planeSize(plane, width: coded.width, height: coded.height)
+                return .init(PlanarYCbCrToRGB.Plane(base: base + top * stride + left, width: size.width - left,
+                                                    height: size.height - top, stride: stride), top: 0)
             }
             guard let luma = window(0) else { throw LibavFailure("the decoded picture has no luma plane") }
             withExtendedLifetime(frame) {

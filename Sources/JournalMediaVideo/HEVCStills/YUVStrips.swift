@@ -115,7 +115,9 @@ final class YUVStrips {
     /// The rows of `plane` held, as a window whose row numbers are the picture's minus
     /// `cropTop` (in that plane's rows) and whose columns start at `cropLeft` (likewise).
     func window(_ plane: Int, cropLeft: Int, cropTop: Int) -> PlanarYCbCrStream.Window {
-        PlanarYCbCrStream.Window(base: UnsafePointer(planes[plane] + cropLeft), stride: planeWidths[plane],
-                                 top: tops[plane] - cropTop, bottom: bottoms[plane] - cropTop)
+        PlanarYCbCrStream.Window(PlanarYCbCrToRGB.Plane(base: UnsafePointer(planes[plane] + cropLeft),
+                                                        width: planeWidths[plane] - cropLeft,
+                                                        height: bottoms[plane] - tops[plane], stride: planeWidths[plane]),
+                                 top: tops[plane] - cropTop)
     }
 }
