@@ -168,6 +168,12 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Quick before/after checks of the rendition path (issue 19): the convert batch
         // without the server's dependencies, so a release build takes minutes.
+        // `make bench`: the HEIC levers (loop filters, the HEVC-decode floor) outside the batch.
+        .executableTarget(
+            name: "heic-bench",
+            dependencies: ["JournalMediaCore", "JournalMediaImaging", "JournalMediaVideo"],
+            path: "Benchmarks/HEICBench",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "convert-bench",
             dependencies: ["JournalMedia"],

@@ -6,25 +6,15 @@ saved as WebP q80. HEIC through pillow-heif. A file Pillow cannot read is report
 
 Usage: pillow_peer.py OUT_DIR JOBS FILE...   Prints one line: seconds and per-file latencies.
 """
-import json
 import os
-import sys
 import time
-from multiprocessing import Pool
 
 from PIL import Image, ImageOps
 import pillow_heif
 
+from peer_pool import run
+
 pillow_heif.register_heif_opener()
-
-
-def convert(args):
-    path, out_dir = args
-    try:
-        return convert_one(path, out_dir)
-    except Exception as error:  # a broken file fails alone, as in journal-media's batch
-        print(f"{path}: {error}", file=sys.stderr)
-        return 0.0
 
 
 def convert_one(path, out_dir):
@@ -53,14 +43,5 @@ def convert_one(path, out_dir):
     return time.perf_counter() - start
 
 
-def main():
-    out_dir, jobs, files = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-    os.makedirs(out_dir, exist_ok=True)
-    start = time.perf_counter()
-    with Pool(jobs) as pool:
-        latencies = pool.map(convert, [(f, out_dir) for f in files], chunksize=1)
-    print(json.dumps({"seconds": time.perf_counter() - start, "latencies": latencies}))
-
-
 if __name__ == "__main__":
-    main()
+    run(convert_one)

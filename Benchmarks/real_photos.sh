@@ -11,8 +11,12 @@
 # made by Benchmarks/photo_like.py with the vips CLI (deterministic, no downloads). When the
 # corpus (CORPUS, default ../shared/corpus) exists, its real files of each class are added
 # (camera JPEGs over 500 KB, JPEGs of 20–200 KB, PNGs over 20 KB, HEICs).
+# Beside them, libvips 8.18 through pyvips (Benchmarks/pyvips_peer.py: the PyPI wheels, one
+# libvips thread per process, 2 processes), the libvips a sharp or pyvips user runs today.
 # Per class and tool: best wall time of RUNS, CPU seconds (user + system) of that run, peak
-# RSS; ratios vs Pillow (wall and CPU) and vs the C loop. Then the per-asset CPU floor
+# RSS; ratios vs Pillow and vs pyvips (wall and CPU) and vs the C loop. For HEICs also the
+# HEVC-decode floor (heic-bench floor: libavcodec on one thread decoding the primary image's
+# tiles, nothing else) and journal-media's CPU per asset as a multiple of it. Then the per-asset CPU floor
 # (Benchmarks/limit.c: decode at the best scale + two bilinear resizes + both encodes) and
 # journal-media's CPU per asset against it, and the camera class's PSNR (Benchmarks/quality.py).
 # With OUTPUT=FILE the tables are also written there. CONVERT_BENCH=PATH times that
@@ -35,9 +39,17 @@ if [ ! -x "$bench/venv/bin/python" ]; then
   "$bench/venv/bin/pip" install -q --disable-pip-version-check pillow pillow-heif numpy
 fi
 PY=$bench/venv/bin/python
+if ! "$PY" -c "import pyvips" 2>/dev/null; then
+  # PKG_CONFIG=/bin/false: pyvips' ABI mode loading the pyvips-binary wheel's libvips, not
+  # a build against Debian's 8.14.
+  PKG_CONFIG=/bin/false "$bench/venv/bin/pip" install -q --disable-pip-version-check pyvips pyvips-binary
+fi
+pyvips_minor=$("$PY" -c "import pyvips; print(pyvips.version(1))")
+[ "$pyvips_minor" -ge 18 ] || { echo "pyvips loads libvips 8.$pyvips_minor, not 8.18 or later" >&2; exit 1; }
 gcc -O2 -o "$bench/vips_loop" Benchmarks/vips_loop.c $(pkg-config --cflags --libs vips) -lpthread
 gcc -O2 -o "$bench/limit" Benchmarks/limit.c $(pkg-config --cflags --libs vips)
 bin=${BIN:-$(swift build -c release --show-bin-path)/journal-media}
+heic_bench=$(dirname "$bin")/heic-bench
 real=$bench/real
 
 classes=${CLASSES:-camera small png heic}
@@ -133,8 +145,10 @@ measure_cpu() {
   echo "$best $cpu $rss"
 }
 
-table="| class (files) | tool, 2 workers | seconds | assets/s | CPU s | peak RSS MiB | vs Pillow wall | vs Pillow CPU | vs C loop wall |
-|---|---|---:|---:|---:|---:|---:|---:|---:|"
+table="| class (files) | tool, 2 workers | seconds | assets/s | CPU s | peak RSS MiB | vs Pillow wall | vs Pillow CPU | vs pyvips wall | vs pyvips CPU | vs C loop wall |
+|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+floors="| class | HEVC-decode floor ms/asset (libavcodec, 1 thread, tiles only) | journal-media CPU ms/asset | ratio to floor |
+|---|---:|---:|---:|"
 limits="| class | floor ms/asset (decode + resize + encode) | journal-media CPU ms/asset | ratio to floor |
 |---|---:|---:|---:|"
 for class in $classes; do
@@ -146,26 +160,39 @@ for class in $classes; do
     read -r jw jc jr < <(accept_one=1 measure_cpu "$bin" convert "$real/$class" --output "$bench/real-out" --jobs 2 --quiet --force)
   fi
   read -r pw pc pr < <(measure_cpu "$PY" Benchmarks/pillow_peer.py "$bench/real-out" 2 "${files[@]}")
+  # The pyvips-binary wheel has no HEVC decoder: no pyvips figure for HEICs.
+  vw=0 vc=0 vr=0
+  [ "$class" = heic ] || read -r vw vc vr < <(measure_cpu "$PY" Benchmarks/pyvips_peer.py "$bench/real-out" 2 "${files[@]}")
   read -r cw cc cr < <(measure_cpu "$bench/vips_loop" "$bench/real-out" 2 "${files[@]}")
-  row() { awk -v c="$class ($n)" -v t="$1" -v s="$2" -v cpu="$3" -v rss="$4" -v n="$n" -v pw="$pw" -v pc="$pc" -v cw="$cw" \
-    'BEGIN{printf "| %s | %s | %.2f | %.1f | %.2f | %.0f | %.2f× | %.2f× | %.2f× |\n", c, t, s, n/s, cpu, rss/1024, pw/s, pc/cpu, cw/s}'; }
+  row() { awk -v c="$class ($n)" -v t="$1" -v s="$2" -v cpu="$3" -v rss="$4" -v n="$n" -v pw="$pw" -v pc="$pc" -v vw="$vw" -v vc="$vc" -v cw="$cw" \
+    'BEGIN{v = vw > 0 ? sprintf("%.2f× | %.2f×", vw/s, vc/cpu) : "— | —"
+      printf "| %s | %s | %.2f | %.1f | %.2f | %.0f | %.2f× | %.2f× | %s | %.2f× |\n", c, t, s, n/s, cpu, rss/1024, pw/s, pc/cpu, v, cw/s}'; }
   table+=$'\n'$(row "journal-media convert --jobs 2" "$jw" "$jc" "$jr")
   if [ -n "${BEFORE_BENCH:-}" ]; then
     read -r bw bc br < <(accept_one=1 measure_cpu "$BEFORE_BENCH" "$real/$class" "$bench/real-out" 2)
     table+=$'\n'$(row "before (BEFORE_BENCH), 2 jobs" "$bw" "$bc" "$br")
   fi
   table+=$'\n'$(row "Pillow, 2 processes" "$pw" "$pc" "$pr")
+  [ "$vw" = 0 ] || table+=$'\n'$(row "pyvips (libvips 8.$pyvips_minor, 1 thread), 2 processes" "$vw" "$vc" "$vr")
   table+=$'\n'$(row "C loop (vips_thumbnail ×2), 2 threads" "$cw" "$cc" "$cr")
+  if [ "$class" = heic ] && [ -x "$heic_bench" ]; then
+    hevc=$("$heic_bench" floor "${files[@]}" | awk '$1 == "total" {print $2}')
+    floors+=$'\n'$(awk -v c="$class" -v f="$hevc" -v cpu="$jc" -v n="$n" \
+      'BEGIN{printf "| %s | %.1f | %.1f | %.2f× |", c, f/n, cpu*1000/n, cpu*1000/f}')
+  fi
   read -r _ floor fd frs fen < <("$bench/limit" "${files[@]}" 2>/dev/null | tail -1)
   limits+=$'\n'$(awk -v c="$class" -v f="$floor" -v d="$fd" -v r="$frs" -v e="$fen" -v cpu="$jc" -v n="$n" \
     'BEGIN{printf "| %s | %.1f (%.1f + %.1f + %.1f) | %.1f | %.2f× |", c, f, d, r, e, cpu*1000/n, cpu*1000/n/f}')
 done
 # The camera class's fallback JPEGs against a careful reference (Benchmarks/quality.py).
-rm -rf "$bench/real-q-jm" "$bench/real-q-pil"; mkdir -p "$bench/real-q-pil"
-if [ -n "${CONVERT_BENCH:-}" ]; then "$CONVERT_BENCH" "$real/camera" "$bench/real-q-jm" 2 >/dev/null || [ $? -eq 1 ]
-else "$bin" convert "$real/camera" --output "$bench/real-q-jm" --quiet --force || [ $? -eq 1 ]; fi
-"$PY" Benchmarks/pillow_peer.py "$bench/real-q-pil" 2 "$real"/camera/* >/dev/null
-quality=$("$PY" Benchmarks/quality.py "$real/camera" "$bench/real-q-jm" "$bench/real-q-pil")
+quality="(camera class not run)"
+if wants camera; then
+  rm -rf "$bench/real-q-jm" "$bench/real-q-pil"; mkdir -p "$bench/real-q-pil"
+  if [ -n "${CONVERT_BENCH:-}" ]; then "$CONVERT_BENCH" "$real/camera" "$bench/real-q-jm" 2 >/dev/null || [ $? -eq 1 ]
+  else "$bin" convert "$real/camera" --output "$bench/real-q-jm" --quiet --force || [ $? -eq 1 ]; fi
+  "$PY" Benchmarks/pillow_peer.py "$bench/real-q-pil" 2 "$real"/camera/* >/dev/null
+  quality=$("$PY" Benchmarks/quality.py "$real/camera" "$bench/real-q-jm" "$bench/real-q-pil")
+fi
 echo "$table"
 echo
 echo "Camera class, fallback JPEGs against a reference (full decode, ICC → sRGB, LANCZOS; Benchmarks/quality.py):"
@@ -173,12 +200,17 @@ echo "$quality"
 echo
 echo "Per-asset CPU floor (Benchmarks/limit.c, one thread, median of 3) against journal-media's CPU per asset at --jobs 2:"
 echo "$limits"
+echo
+echo "HEIC: the HEVC-decode floor against journal-media's CPU per asset at --jobs 2 (start-up included):"
+echo "$floors"
 if [ -n "${OUTPUT:-}" ]; then
   { echo "$table"; echo
     echo "Per-asset CPU floor (\`Benchmarks/limit.c\`: decode at the best DCT scale + two bilinear resizes"
     echo "+ JPEG q85 / PNG and WebP q80 effort 2 encodes, one thread, median of 3) against journal-media's"
     echo "CPU per asset at --jobs 2 (start-up included):"
     echo; echo "$limits"; echo
+    echo "HEIC: the HEVC-decode floor (\`heic-bench floor\`) against journal-media's CPU per asset:"
+    echo; echo "$floors"; echo
     echo "Camera class, fallback JPEGs against a reference (\`Benchmarks/quality.py\`), mean PSNR per group:"
     echo; echo "$quality"; } > "$OUTPUT"
 fi

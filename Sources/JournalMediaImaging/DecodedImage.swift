@@ -47,6 +47,18 @@ package enum ImageDecoder {
         do {
             return try decodeWithLibvips(bytes, header: header, width: width, height: height, allowUpscale: allowUpscale,
                                          colourManaged: header.profileUsable, failOn: failOn)
+        } catch where header.format == .heic && error.message.contains("bad image dimensions on decode")
+                        && DecodeGuard.current?.shouldStop != true {
+            // libvips 8.14's thumbnail takes a HEIF's embedded thumbnail when it is big enough,
+            // and refuses it when libheif decodes it to another size than its `ispe` (Sony's
+            // HIFs): the primary image, loaded and shrunk, has no such trouble.
+            do {
+                return try decodeWithLibvips(bytes, header: header, width: width, height: height,
+                                             allowUpscale: allowUpscale, colourManaged: header.profileUsable,
+                                             failOn: failOn, primaryImage: true)
+            } catch {
+                throw MemoryFile.withoutPath(error)
+            }
         } catch {
             throw MemoryFile.withoutPath(error)
         }
@@ -77,9 +89,10 @@ package enum ImageDecoder {
 
     /// libvips' decode: shrink-on-load (JPEG DCT scaling, see `jpegShrink`), orientation,
     /// profile conversion when `colourManaged`, 8-bit sRGB, held in memory without metadata.
+    /// `primaryImage`: load a HEIF's primary image and shrink it, never its embedded thumbnail.
     private static func decodeWithLibvips(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
-        colourManaged: Bool, failOn: DecodeFailure
+        colourManaged: Bool, failOn: DecodeFailure, primaryImage: Bool = false
     ) throws(VipsError) -> DecodedImage {
         if header.format == .jpeg, !allowUpscale,
            (header.bands == 3 || header.bands == 1)
@@ -97,7 +110,7 @@ package enum ImageDecoder {
         // thumbnail, as `convertsCMYKThroughICC` says why; libvips' thumbnail converts CMYK
         // before it shrinks as well, so the work is the same.
         let cmykFirst = convertsCMYKThroughICC(header, colourManaged: colourManaged)
-        if header.format.loadsWhole || cmykFirst, let loader = ImageHeaderReader.loaderName(for: header.format) {
+        if header.format.loadsWhole || cmykFirst || primaryImage, let loader = ImageHeaderReader.loaderName(for: header.format) {
             // ImageMagick (BMP, ICO), JPEG 2000, Netpbm/PFM, OpenEXR and Radiance loaders are
             // called by name (never picked by content) without shrink-on-load (`loadsWhole`):
             // load, then thumbnail the image. Linear-light formats are first exposed for display.

@@ -67,40 +67,11 @@ package enum PlanarYCbCrToRGB {
     /// even columns, but against pillow-heif's decode that costs 1.5–3 dB: Benchmarks/RESULTS.md).
     package static func rgb(luma: Plane, chroma: (cb: Plane, cr: Plane)?, chromaShift: (x: Int, y: Int),
                             outWidth: Int, outHeight: Int, matrix: Matrix, fullRange: Bool) -> [UInt8] {
-        let y = PlaneRowResampler(luma.base, width: luma.width, height: luma.height, stride: luma.stride,
-                                  outWidth: outWidth, outHeight: outHeight)
-        let extent = (width: Double(luma.width) / Double(1 << chromaShift.x),
-                      height: Double(luma.height) / Double(1 << chromaShift.y))
-        let planes = chroma.map { chroma in
-            let cb = PlaneRowResampler(chroma.cb.base, width: chroma.cb.width, height: chroma.cb.height,
-                                       stride: chroma.cb.stride, outWidth: outWidth, outHeight: outHeight, extent: extent)
-            let sameSize = chroma.cr.width == chroma.cb.width && chroma.cr.height == chroma.cb.height
-            let cr = PlaneRowResampler(chroma.cr.base, width: chroma.cr.width, height: chroma.cr.height,
-                                       stride: chroma.cr.stride, outWidth: outWidth, outHeight: outHeight, extent: extent,
-                                       taps: sameSize ? cb.taps : nil)
-            return (cb, cr)
-        }
-        // Four output rows of each plane at a time, converted at once: a few kB in the cache
-        // instead of three whole int16 planes.
-        let rows = 4 * outWidth
-        let work = UnsafeMutablePointer<Int16>.allocate(capacity: 3 * rows)
-        defer { work.deallocate() }
-        var coefficients = matrix.coefficients(fullRange: fullRange)
-        return [UInt8](unsafeUninitializedCapacity: outWidth * outHeight * 3) { rgb, initialised in
-            guard let out = rgb.baseAddress else { return }
-            for first in Swift.stride(from: 0, to: outHeight, by: 4) {
-                let count = min(4, outHeight - first) * outWidth
-                y.rows(from: first, into: work)
-                if let (cb, cr) = planes {
-                    cb.rows(from: first, into: work + rows)
-                    cr.rows(from: first, into: work + 2 * rows)
-                    jm_ycbcr_to_rgb_row(work, work + rows, work + 2 * rows, count, &coefficients,
-                                        out + first * outWidth * 3)
-                } else {
-                    jm_ycbcr_to_rgb_row(work, nil, nil, count, &coefficients, out + first * outWidth * 3)
-                }
-            }
-            initialised = outWidth * outHeight * 3
-        }
+        let stream = PlanarYCbCrStream(width: luma.width, height: luma.height, chromaShift: chromaShift,
+                                       hasChroma: chroma != nil, outWidth: outWidth, outHeight: outHeight, matrix: matrix,
+                                       fullRange: fullRange)
+        func whole(_ plane: Plane) -> PlanarYCbCrStream.Window { .init(plane, top: 0) }
+        stream.emit(luma: whole(luma), cb: chroma.map { whole($0.cb) }, cr: chroma.map { whole($0.cr) })
+        return stream.takeOutput()
     }
 }

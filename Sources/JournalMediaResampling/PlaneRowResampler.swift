@@ -60,6 +60,28 @@ final class PlaneRowResampler {
 
     /// Output rows `first` ..< min(`first` + 4, outHeight) into `output` (rows `outWidth` apart).
     func rows(from first: Int, into output: UnsafeMutablePointer<Int16>) {
+        rows(from: first, into: output, window: (source, stride, 0))
+    }
+
+    /// The source rows output rows `first` ..< `first` + 4 read (clipped to the output),
+    /// an empty range past the end. The first rows of later groups never decrease.
+    func sourceRows(forGroup first: Int) -> Range<Int> {
+        let last = min(first + 4, outHeight)
+        guard first >= 0, first < last else { return 0..<0 }
+        var lower = Int.max, upper = 0
+        for y in first..<last {
+            let start = Int(taps.vertical.first[y])
+            lower = min(lower, start)
+            upper = max(upper, start + Int(taps.vertical.count[y]))
+        }
+        return lower..<upper
+    }
+
+    /// Like `rows(from:into:)`, reading the plane from `window`: rows from `top` on, `stride`
+    /// bytes apart from `base` (the plane's row `top`), which must hold `sourceRows(forGroup:)`.
+    /// For a plane that arrives a strip at a time (`PlanarYCbCrStream`).
+    func rows(from first: Int, into output: UnsafeMutablePointer<Int16>,
+              window: (base: UnsafePointer<UInt8>, stride: Int, top: Int)) {
         let count = min(4, outHeight - first)
         guard first >= 0, count > 0 else { return }
         let vertical = taps.vertical, horizontal = taps.horizontal
@@ -67,8 +89,8 @@ final class PlaneRowResampler {
             guard let vWeights = vw.baseAddress else { return }
             for row in 0..<count {
                 let y = first + row
-                jm_resample_vertical_row(source, width, stride, Int(vertical.first[y]), Int(vertical.count[y]),
-                                         vWeights + y * vertical.stride, sums + row * sumStride)
+                jm_resample_vertical_row(window.base, width, window.stride, Int(vertical.first[y]) - window.top,
+                                         Int(vertical.count[y]), vWeights + y * vertical.stride, sums + row * sumStride)
             }
         }
         jm_interleave_rows4(sums, sums + sumStride, sums + 2 * sumStride, sums + 3 * sumStride, width, lanes)

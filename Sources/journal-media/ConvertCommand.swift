@@ -145,6 +145,13 @@ struct ConvertCommand: AsyncParsableCommand {
     var maxPixels: Int = Defaults.maxPixels
 
     @Option(name: .long, help: ArgumentHelp("""
+        Refuse grid HEICs (phones' own layout) larger than this many pixels. They are decoded a \
+        row of tiles at a time, so memory stays bounded; the default, 268402689 (16383²), admits \
+        200 MP phone photos.
+        """, valueName: "pixels"))
+    var maxTiledPixels: Int = Defaults.maxTiledPixels
+
+    @Option(name: .long, help: ArgumentHelp("""
         Refuse still images larger than this many bytes, from the file's size before it is \
         read (movies and audio are streamed and not bound by it).
         """, valueName: "bytes"))
@@ -198,6 +205,7 @@ struct ConvertCommand: AsyncParsableCommand {
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
+        if maxTiledPixels < 1 { throw ValidationError("--max-tiled-pixels must be at least 1") }
         if maxBytes < 1 { throw ValidationError("--max-bytes must be at least 1") }
         if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
         if preset != nil && (size != nil || format != nil || quality != nil) {
@@ -221,12 +229,14 @@ struct ConvertCommand: AsyncParsableCommand {
         if notification && !renditions.contains(where: \.isNotification) {
             renditions.append(Defaults.notificationRendition)
         }
+        var options = ProcessingOptions(renditions: renditions, maxPixels: maxPixels, maxBytes: maxBytes,
+                                        timeoutSeconds: timeout, notificationClipSeconds: notificationClipSeconds,
+                                        notificationAudio: notificationAudio)
+        options.maxTiledPixels = maxTiledPixels
         var batch = Batch(
             inputs: inputs.map { URL(fileURLWithPath: $0) },
             output: URL(fileURLWithPath: output),
-            options: ProcessingOptions(renditions: renditions, maxPixels: maxPixels, maxBytes: maxBytes,
-                                       timeoutSeconds: timeout, notificationClipSeconds: notificationClipSeconds,
-                                       notificationAudio: notificationAudio),
+            options: options,
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: force)
         // Names that are not UTF-8 arrive escaped; the batch opens them by their bytes.

@@ -20,10 +20,26 @@ encoders cannot write themselves:
   thumbnail.heic         heif-enc with a 160 px thumbnail item (thmb reference)
   alpha.heic             vips heifsave of Samples/alpha-disc.png (alpha auxiliary image)
   10bit.heic             vips heifsave --bitdepth 10
+  10bit-422.heic         heif-enc -b 10 -p chroma=422 of a 16-bit PNG of the photo, scaled to
+                         300x200: one hvc1 item, Main 4:2:2 10 (the layout Sony's and Canon's
+                         cameras write), no colr box (libheif reads BT.601 full range from it)
+  12bit-444.heic         the same with -b 12 -p chroma=444 (Main 4:4:4 12)
+  10bit-422-grid-rotated.heic  a Sony-style HEIF: a 3x2 grid of 128x128 10-bit 4:2:2 tiles
+                         (heif-enc: BT.601 full range, stated in an nclx box) cropped to 300x200,
+                         irot 90 degrees anticlockwise on the grid, and a 10-bit 4:2:2
+                         96x64 thumbnail item (thmb) with the same irot and an ispe of 96x62
+                         (libvips 8.14's thumbnail then fails with Sony's 'bad image
+                         dimensions on decode')
+  *.pillow-heif.png      beside each of those three: pillow-heif's decode (Pillow 13 +
+                         pillow-heif 1.8, libheif 1.20 inside the wheel, 8-bit RGB, transforms
+                         applied), the reference the tests compare against; made in a venv
+                         with `pip install pillow pillow-heif` (skipped when it cannot be made)
 
-Needs: vips, heif-enc, ffmpeg with libx265 (apt: libvips-tools, libheif-examples, ffmpeg).
+Needs: vips, heif-enc, ffmpeg with libx265 (apt: libvips-tools, libheif-examples, ffmpeg);
+python3-venv and network for the pillow-heif references. `--high-bit-depth` makes only the
+10/12-bit samples and their references.
 """
-import os, struct, subprocess, tempfile
+import os, struct, subprocess, sys, tempfile
 
 OUT = "Samples/heif"
 
@@ -172,6 +188,9 @@ def main():
     tmp = tempfile.mkdtemp()
     source = os.path.join(tmp, "photo.png")
     subprocess.run(["vips", "copy", "Samples/photo.heic", source + "[strip]"], check=True)  # 600x400
+    if sys.argv[1:] == ["--high-bit-depth"]:  # only the 10/12-bit samples (the others stay as they are)
+        high_bit_depth(tmp, source)
+        return
 
     # Grid: 3 columns x 2 rows of 256x256 tiles; edge tiles padded by repeating the edge.
     tile, columns, rows, width, height = 256, 3, 2, 600, 400
@@ -233,6 +252,81 @@ def main():
     small = os.path.join(tmp, "small.png")
     subprocess.run(["vips", "resize", source, small, "0.4"], check=True)
     subprocess.run(["vips", "heifsave", small, f"{OUT}/10bit.heic", "--bitdepth", "10"], check=True)
+    high_bit_depth(tmp, source)
+
+
+def encode_16bit(png16, heic, depth, chroma, *colour):
+    """heif-enc of a 16-bit PNG at `depth` bits with x265's `chroma` (420/422/444)."""
+    subprocess.run(["heif-enc", "-q", "50", "-b", str(depth), "-p", f"chroma={chroma}", *colour, png16, "-o", heic],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def high_bit_depth(tmp, source):
+    """The 10- and 12-bit samples of camera HEIFs, and pillow-heif's decodes of them."""
+    small16 = os.path.join(tmp, "small16.png")
+    subprocess.run(["vips", "resize", source, os.path.join(tmp, "small-8.png"), "0.5"], check=True)
+    subprocess.run(["vips", "colourspace", os.path.join(tmp, "small-8.png"), small16, "rgb16"], check=True)
+    encode_16bit(small16, f"{OUT}/10bit-422.heic", 10, 422)
+    encode_16bit(small16, f"{OUT}/12bit-444.heic", 12, 444)
+
+    # Sony-style: grid of 10-bit 4:2:2 tiles, BT.709 full range, rotated, with a thumbnail.
+    tile, columns, rows, width, height = 128, 3, 2, 300, 200
+    padded = os.path.join(tmp, "padded16.png")
+    subprocess.run(["vips", "embed", os.path.join(tmp, "small-8.png"), os.path.join(tmp, "padded-8.png"), "0", "0", str(tile * columns),
+                    str(tile * rows), "--extend", "copy"], check=True)
+    subprocess.run(["vips", "colourspace", os.path.join(tmp, "padded-8.png"), padded, "rgb16"], check=True)
+    tiles = []
+    for r in range(rows):
+        for c in range(columns):
+            png, heic = os.path.join(tmp, f"h{r}{c}.png"), os.path.join(tmp, f"h{r}{c}.heic")
+            subprocess.run(["vips", "crop", padded, png, str(c * tile), str(r * tile), str(tile), str(tile)], check=True)
+            encode_16bit(png, heic, 10, 422)
+            tiles.append(coded_picture(heic))
+    hvcc, _, _ = tiles[0]
+    assert all(t[0] == hvcc for t in tiles), "tiles need one decoder configuration"
+    # heif-enc 1.15 codes 16-bit input as BT.601 full range and writes no colr box; say so.
+    colr = box("colr", b"nclx" + struct.pack(">HHHB", 1, 13, 6, 0x80))
+    thumb_png, thumb_heic = os.path.join(tmp, "thumb16.png"), os.path.join(tmp, "thumb.heic")
+    subprocess.run(["vips", "thumbnail", source, os.path.join(tmp, "thumb8.png"), "96"], check=True)
+    subprocess.run(["vips", "colourspace", os.path.join(tmp, "thumb8.png"), thumb_png, "rgb16"], check=True)
+    encode_16bit(thumb_png, thumb_heic, 10, 422)
+    thumb_hvcc, _, thumb_coded = coded_picture(thumb_heic)
+    grid_data = struct.pack(">BBBBHH", 0, 0, rows - 1, columns - 1, width, height)
+    thumb_id = 2 + len(tiles)
+    items = ([(1, "grid", False, grid_data, True)] + [(2 + i, "hvc1", True, t[2], False) for i, t in enumerate(tiles)]
+             + [(thumb_id, "hvc1", False, thumb_coded, False)])
+    tile_ids = range(2, 2 + len(tiles))
+    references = full("iref", 0, 0,
+                      box("dimg", struct.pack(">HH", 1, len(tiles)) + b"".join(struct.pack(">H", i) for i in tile_ids))
+                      + box("thmb", struct.pack(">HHH", thumb_id, 1, 1)))
+    # 1 hvcC (tiles), 2 tile ispe, 3 grid ispe, 4 colr, 5 irot, 6 thumbnail hvcC, 7 its ispe:
+    # 96x62 of the coded 96x64, a thumbnail whose ispe is smaller than its picture, which
+    # libvips 8.14's thumbnail refuses ("heifload: bad image dimensions on decode"), the
+    # error Sony's HIFs get.
+    properties = [box("hvcC", hvcc), ispe(tile, tile), ispe(width, height), colr, box("irot", b"\x01"),
+                  box("hvcC", thumb_hvcc), ispe(96, 62)]
+    associations = {1: [3, 4, 5]}
+    associations.update({i: [1, 2] for i in tile_ids})
+    associations[thumb_id] = [6, 7, 4, 5]
+    open(f"{OUT}/10bit-422-grid-rotated.heic", "wb").write(heif(items, 1, properties, associations, references))
+    pillow_heif_references(tmp, ["10bit-422.heic", "12bit-444.heic", "10bit-422-grid-rotated.heic"])
+
+
+def pillow_heif_references(tmp, names):
+    """pillow-heif's 8-bit RGB decode of each sample, as NAME.pillow-heif.png."""
+    venv = os.path.join(tmp, "venv")
+    try:
+        subprocess.run(["python3", "-m", "venv", venv], check=True)
+        subprocess.run([f"{venv}/bin/pip", "install", "-q", "pillow", "pillow-heif"], check=True)
+    except (OSError, subprocess.CalledProcessError) as error:
+        print(f"no pillow-heif references ({error}); the committed ones stay")
+        return
+    script = ("import sys, pillow_heif; from PIL import Image; pillow_heif.register_heif_opener()\n"
+              "for name in sys.argv[1:]:\n"
+              "    Image.open(name).convert('RGB').save(name + '.pillow-heif.png', optimize=True)\n")
+    subprocess.run([f"{venv}/bin/python", "-c", script, *[f"{OUT}/{name}" for name in names]], check=True)
+    for name in names:
+        os.replace(f"{OUT}/{name}.pillow-heif.png", f"{OUT}/{name.rsplit('.', 1)[0]}.pillow-heif.png")
 
 
 if __name__ == "__main__":

@@ -70,4 +70,10 @@ typedef struct {
 /// Eight pixels per step with AVX2 when `jm_resample_avx2` has it on; the same bytes either way.
 void jm_ycbcr_to_rgb_row(const int16_t *y, const int16_t *cb, const int16_t *cr, size_t count,
                          const jm_ycbcr_coefficients *coefficients, uint8_t *rgb);
+
+/// High-bit-depth samples (9–16 significant bits, little-endian as libav's `…p10le`/`…p12le`
+/// planes hold them) narrowed to 8 bits: out[i] = min(255, (in[i] + half) >> shift) with
+/// half = 1 << (shift − 1), `shift` = bit depth − 8 (1–8). Rounds as libheif's and swscale's
+/// 10-to-8-bit conversions do; the compiler vectorises the loop.
+void jm_narrow_samples(const uint16_t *in, size_t count, unsigned shift, uint8_t *out);
 #endif

@@ -176,9 +176,10 @@ public struct AssetProcessor: Sendable {
         var clock = StageClock()
         do throws(AssetError) {
             try DecodeGuard.checkCurrent(file: name, stage: .decode)
-            let plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels,
+            var plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels,
                                   timeoutSeconds: options.timeoutSeconds, movieAttachment: movie,
                                   audioAttachment: audio)
+            plan.maxTiledPixels = options.maxTiledPixels
             let image = try source.decode(plan: plan, into: &result)
             result.timings.decode += clock.lap()
             try RenditionStep.run(image, specs: specs, analyzeColors: analyzeColors, name: name, into: &result)

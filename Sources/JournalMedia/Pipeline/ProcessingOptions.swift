@@ -10,6 +10,9 @@ public struct ProcessingOptions: Sendable, Equatable {
     public var renditions: [RenditionSpec]
     /// Largest accepted image, width × height from the header. Defaults to `Defaults.maxPixels`.
     public var maxPixels: Int
+    /// Largest accepted grid HEIC (decoded a row of tiles at a time, so its memory does not
+    /// grow with its pixels). Defaults to `Defaults.maxTiledPixels`.
+    public var maxTiledPixels: Int = Defaults.maxTiledPixels
     /// Largest still image file read into memory, from `fstat` before reading. Defaults to
     /// `Defaults.maxBytes`; movies and audio are streamed and not bound by it.
     public var maxBytes: Int

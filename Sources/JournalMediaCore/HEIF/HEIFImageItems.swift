@@ -16,8 +16,9 @@ package enum HEIFCodec: Sendable {
 /// Made by `HEIFImageItems.primary(in:)` once per HEIC or AVIF before decoding; costs the
 /// `meta` walk plus one copy of the coded tile bytes. Returns nil for everything the fast
 /// paths do not handle (so the caller keeps libvips' heifload): items of another codec,
-/// alpha, unknown essential properties, missing or inconsistent tiles; for HEVC also more
-/// than 8 bits and PQ/HLG transfers (the AV1 path tone-maps those itself).
+/// alpha, unknown essential properties, missing or inconsistent tiles; for HEVC also PQ/HLG
+/// transfers (the AV1 path tone-maps those itself). Any bit depth and chroma format is
+/// passed on: the decoders say which pictures they convert.
 package struct HEIFCodedImage {
     /// A transformative property, in display order.
     package enum Transform: Equatable {
@@ -71,8 +72,10 @@ package struct HEIFCodedImage {
 }
 
 package enum HEIFImageItems {
-    /// Largest number of tiles in a grid the fast path accepts (an iPhone 48 MP photo has 96).
-    static let maximumTiles = 1_024
+    /// Largest number of tiles in a grid the fast path accepts: the format's own limit (256
+    /// rows × 256 columns). An iPhone 48 MP photo has 96, a Samsung 200 MP one 768 of 512²;
+    /// the tiles' coded bytes are bounded separately (`maximumCodedBytes`).
+    static let maximumTiles = 65_536
 
     /// The primary image of the HEIF file in `source`, or nil when the fast path cannot take it.
     /// `maximumCodedBytes` bounds the tile bytes copied out of the file.
@@ -80,6 +83,15 @@ package enum HEIFImageItems {
                         maximumCodedBytes: Int = 256 * 1024 * 1024) -> HEIFCodedImage? {
         guard let meta = HEIFMeta(source), let primary = meta.primaryItem else { return nil }
         return image(primary, in: meta, codec: codec, maximumCodedBytes: maximumCodedBytes)
+    }
+
+    /// Whether the primary image is a grid of HEVC tiles (`grid` item, `hvc1` tiles), which the
+    /// HEVC path decodes a row of tiles at a time: the check behind the grid pixel limit
+    /// (`Defaults.maxTiledPixels`). Costs the `meta` walk, no tile bytes.
+    package static func isTiledGrid(in source: some ByteSource) -> Bool {
+        guard let meta = HEIFMeta(source), let primary = meta.primaryItem, meta.item(primary)?.type == "grid" else { return false }
+        let tiles = meta.referenced(from: primary, type: "dimg")
+        return !tiles.isEmpty && tiles.allSatisfy { meta.item($0)?.type == HEIFCodec.hevc.itemType }
     }
 
     /// The primary image and its first thumbnail (an item with a `thmb` reference to the
@@ -125,7 +137,7 @@ package enum HEIFImageItems {
         for id in tileIDs {
             guard meta.item(id)?.type == codec.itemType,
                   let tile = properties(meta.properties(of: id), codec: codec, in: meta.source),
-                  let hvcC = tile.configuration, tile.bitDepthOK || codec == .av1,
+                  let hvcC = tile.configuration,
                   id == primary || tile.transforms.isEmpty else { return nil }
             // Every tile must be decodable by the one decoder configured from the first.
             if let configuration { guard configuration == hvcC else { return nil } } else { configuration = hvcC }
@@ -136,7 +148,7 @@ package enum HEIFImageItems {
             budget -= bytes.count
             tiles.append(bytes)
         }
-        guard let configuration, own.bitDepthOK || codec == .av1 else { return nil }
+        guard let configuration else { return nil }
         if item.type == codec.itemType { outputSize = own.size }
         guard let (width, height) = outputSize, width > 0, height > 0 else { return nil }
         if item.type == "grid" {
@@ -179,7 +191,6 @@ package enum HEIFImageItems {
     private struct Properties {
         package var configuration: [UInt8]?
         var size: (Int, Int)?
-        var bitDepthOK = true
         package var transforms: [RawTransform] = []
         package var nclx: HEIFCodedImage.NCLX?
         var icc: [UInt8]?
@@ -212,15 +223,10 @@ package enum HEIFImageItems {
             case "hvcC" where codec == .hevc:
                 guard result.configuration == nil, box.end - box.content >= 23, box.end - box.content <= 64 * 1024,
                       let payload = source.read(box.content, box.end - box.content) else { return nil }
-                // chromaFormat at byte 16, bitDepthLumaMinus8 at 17, bitDepthChromaMinus8 at 18.
-                if payload[17] & 0x07 != 0 || payload[18] & 0x07 != 0 { result.bitDepthOK = false }
                 result.configuration = payload
             case "ispe":
                 guard let width = source.uint32BE(box.content + 4), let height = source.uint32BE(box.content + 8) else { return nil }
                 result.size = (width, height)
-            case "pixi":
-                guard let count = source.uint8(box.content + 4), let depths = source.read(box.content + 5, Int(count)) else { return nil }
-                if depths.contains(where: { $0 != 8 }) { result.bitDepthOK = false }
             case "irot":
                 guard let angle = source.uint8(box.content) else { return nil }
                 result.transforms.append(.irot(Int(angle & 3)))

@@ -4,11 +4,13 @@ import JournalMediaResampling
 
 /// Decodes a HEIC's primary image with libavcodec's HEVC decoder and the project's resampler
 /// instead of libheif + libde265 + libvips' resize: the `meta` box is read by `HEIFImageItems`,
-/// each tile decoded by one `HEVCTileDecoder`, grid tiles assembled by `YUVMosaic`, then each
-/// plane is resampled to the target size and converted to RGB there (`YUVToRGBResampler`), and the
-/// transforms are applied to the small result (`RGBRotation`, `RGBMirror`). Like libvips'
-/// thumbnail, an embedded thumbnail item (`thmb`) is decoded instead of the primary image
-/// when it is larger than the box.
+/// the tiles decoded one by one by one `HEVCTileDecoder` and resampled to the target size a
+/// grid row at a time (`HEIFPictureStream`: the picture is never held whole, so a 200 MP grid
+/// costs a strip of tiles, not 300 MB), then the transforms are applied to the small result
+/// (`RGBRotation`, `RGBMirror`). 8 to 16 bits per sample (10- and 12-bit camera HEIFs are
+/// narrowed to 8 bits as their tiles arrive), 4:2:0, 4:2:2, 4:4:4 and monochrome. Like
+/// libvips' thumbnail, an embedded thumbnail item (`thmb`) is decoded instead of the primary
+/// image when it is larger than the box; if it cannot be read, the primary image is.
 ///
 /// Colour follows libheif 1.15, the reference: YUV matrix and range from the `colr` nclx box;
 /// without one, from the HEVC stream's VUI as libavcodec reports it (matrix unspecified →
@@ -17,50 +19,94 @@ import JournalMediaResampling
 /// Runs on the calling thread for the photo source on every HEIC; costs the HEVC decode plus
 /// one lanczos pass per plane and a conversion at the target size, about half of libvips'
 /// heifload + resize (Benchmarks/RESULTS.md).
-/// Returns nil for anything it does not handle, and the caller
-/// falls back to libvips: what the `meta` box rules out (see `HEIFImageItems.primary`:
-/// alpha, > 8 bits, PQ/HLG nclx, non-HEVC, unknown essential properties) costs only the
-/// `meta` walk; what only the stream reveals (a PQ/HLG VUI, a pixel format other than 8-bit
-/// planar) or a decode error is found after decoding the first or failing tile.
+/// Declines (with the reason) what it does not handle, and the caller falls back to libvips:
+/// what the `meta` box rules out (see `HEIFImageItems.primary`: alpha, PQ/HLG nclx, non-HEVC,
+/// unknown essential properties) costs only the `meta` walk; what only the stream reveals (a
+/// PQ/HLG VUI, a pixel format it does not convert) or a decode error is found after decoding
+/// the first or failing tile.
 package enum HEIFHEVCDecoder {
     /// Decodes `bytes` to fit inside `boxWidth`×`boxHeight` (display orientation, never
-    /// enlarged). `expectedSize`, the display size libvips' header reported, must match the
-    /// file's own, so the pixel limit checked on the header holds here too.
-    /// `maximumPixels` bounds the decoded image (the grid or item before transforms).
+    /// enlarged); nil when declined (`attempt` says why).
     package static func decode(_ bytes: UnsafeRawBufferPointer, boxWidth: Int, boxHeight: Int,
-                       expectedSize: (width: Int, height: Int)? = nil,
-                       maximumPixels: Int = Defaults.maxPixels) -> HEIFDecodedRGB? {
-        guard boxWidth > 0, boxHeight > 0, let items = HEIFImageItems.primaryAndThumbnail(in: BorrowedBytes(bytes: bytes))
-        else { return nil }
-        if let expectedSize, expectedSize != items.primary.displaySize { return nil }
-        let coded = chooseItem(items, boxWidth: boxWidth, boxHeight: boxHeight)
-        guard coded.width.multipliedReportingOverflow(by: coded.height).partialValue <= maximumPixels else { return nil }
+                               expectedSize: (width: Int, height: Int)? = nil,
+                               maximumPixels: Int = Defaults.maxPixels) -> HEIFDecodedRGB? {
+        try? attempt(bytes, boxWidth: boxWidth, boxHeight: boxHeight, expectedSize: expectedSize,
+                     maximumPixels: maximumPixels).get()
+    }
 
+    /// Decodes `bytes` to fit inside `boxWidth`×`boxHeight` (display orientation, never
+    /// enlarged), or the reason this path declines the file (for the caller's error when the
+    /// fallback fails too). `expectedSize`, the display size libvips' header reported, must
+    /// match the file's own, so the pixel limit checked on the header holds here too.
+    /// `maximumPixels` bounds the decoded image (the grid or item before transforms).
+    /// `wholeImage`: resample only once every row is decoded (tests compare it with the
+    /// tile-wise default). `loopFilter`: whether HEVC's in-loop filters run (`LoopFilter`).
+    package static func attempt(_ bytes: UnsafeRawBufferPointer, boxWidth: Int, boxHeight: Int,
+                                expectedSize: (width: Int, height: Int)? = nil, maximumPixels: Int = Defaults.maxPixels,
+                                wholeImage: Bool = false, loopFilter: LoopFilter = .automatic)
+        -> Result<HEIFDecodedRGB, LibavFailure> {
+        guard boxWidth > 0, boxHeight > 0 else { return .failure(LibavFailure("an empty box")) }
+        guard let items = HEIFImageItems.primaryAndThumbnail(in: BorrowedBytes(bytes: bytes)) else {
+            return .failure(LibavFailure("its primary image is not one this path reads (not HEVC, an alpha or depth "
+                + "auxiliary image, a PQ/HLG transfer, an unknown essential property, or inconsistent tiles)"))
+        }
+        if let expectedSize, expectedSize != items.primary.displaySize {
+            return .failure(LibavFailure("libvips reports \(expectedSize.width)×\(expectedSize.height), its boxes "
+                + "\(items.primary.displaySize.width)×\(items.primary.displaySize.height)"))
+        }
+        let coded = chooseItem(items, boxWidth: boxWidth, boxHeight: boxHeight)
+        let result = decode(coded, boxWidth: boxWidth, boxHeight: boxHeight, maximumPixels: maximumPixels, wholeImage: wholeImage,
+                            loopFilter: loopFilter)
+        // A thumbnail that cannot be read (libvips 8.14 refuses some cameras' too): the primary.
+        if case .failure = result, items.thumbnail != nil, coded.tiles == items.thumbnail?.tiles {
+            return decode(items.primary, boxWidth: boxWidth, boxHeight: boxHeight, maximumPixels: maximumPixels,
+                          wholeImage: wholeImage, loopFilter: loopFilter)
+        }
+        return result
+    }
+
+    /// Whether HEVC's in-loop filters (deblocking, SAO) run.
+    package enum LoopFilter: Sendable {
+        /// Skipped when the picture is shrunk at least 2× each way (Benchmarks/RESULTS.md,
+        /// "HEIC levers": the PSNR cost and the time saved), run otherwise.
+        case automatic
+        case always
+        case never
+    }
+
+    private static func decode(_ coded: HEIFCodedImage, boxWidth: Int, boxHeight: Int, maximumPixels: Int,
+                               wholeImage: Bool, loopFilter: LoopFilter) -> Result<HEIFDecodedRGB, LibavFailure> {
+        let pixels = coded.width.multipliedReportingOverflow(by: coded.height).partialValue
+        guard pixels <= maximumPixels else {
+            return .failure(LibavFailure("\(coded.width)×\(coded.height) is over the limit of \(maximumPixels) pixels"))
+        }
         var colourSpace = builtInProfile(coded.nclx)
         if coded.iccProfile != nil { colourSpace = .some(nil) }
-        guard let builtIn = colourSpace else { return nil }
-        if let nclx = coded.nclx, PlanarYCbCrToRGB.Matrix.h273(nclx.matrix) == nil { return nil }
-
+        let unconvertible = LibavFailure("its nclx colour (primaries \(coded.nclx?.primaries ?? 0), transfer "
+            + "\(coded.nclx?.transfer ?? 0), matrix \(coded.nclx?.matrix ?? 0)) is not one this path converts")
+        guard let builtIn = colourSpace else { return .failure(unconvertible) }
+        if let nclx = coded.nclx, PlanarYCbCrToRGB.Matrix.h273(nclx.matrix) == nil { return .failure(unconvertible) }
+        var crop = (left: 0, top: 0, width: coded.width, height: coded.height)
+        for case let .crop(left, top, width, height) in coded.transforms {
+            crop = (crop.left + left, crop.top + top, width, height)
+        }
+        let target = HEIFUpright.codedTarget(coded, boxWidth: boxWidth, boxHeight: boxHeight)
         do throws(LibavFailure) {
-            let decoder = try HEVCTileDecoder(configuration: coded.configuration)
-            guard let (assembled, signal) = try assemble(coded, decoder: decoder),
-                  let matrix = PlanarYCbCrToRGB.Matrix.h273(coded.nclx?.matrix ?? signal.matrix) else { return nil }
-            let fullRange = coded.nclx?.fullRange ?? signal.fullRange
-            var planes = assembled
-            for case let .crop(left, top, width, height) in coded.transforms {
-                guard let region = planes.cropped(left: left, top: top, width: width, height: height) else { return nil }
-                planes = region
-            }
-            let target = HEIFUpright.codedTarget(coded, boxWidth: boxWidth, boxHeight: boxHeight)
-            let scaled = try YUVToRGBResampler.resample(planes, width: target.width, height: target.height, matrix: matrix,
-                                                        fullRange: fullRange)
+            let halved = 2 * target.width <= crop.width && 2 * target.height <= crop.height
+            let skip = loopFilter == .never || (loopFilter == .automatic && halved && skipsLoopFilterWhenHalved)
+            let decoder = try HEVCTileDecoder(configuration: coded.configuration, skipLoopFilter: skip)
+            let stream = HEIFPictureStream(crop: crop, target: target, wholeImage: wholeImage)
+            let scaled = try stream.decode(coded, decoder: decoder)
             let upright = HEIFUpright.apply(coded.transforms, to: scaled, width: target.width, height: target.height)
-            return HEIFDecodedRGB(rgb: upright.rgb, width: upright.width, height: upright.height, iccProfile: coded.iccProfile,
-                                  builtInProfile: builtIn)
+            return .success(HEIFDecodedRGB(rgb: upright.rgb, width: upright.width, height: upright.height,
+                                           iccProfile: coded.iccProfile, builtInProfile: builtIn))
         } catch {
-            return nil
+            return .failure(error)
         }
     }
+
+    /// Whether `.automatic` skips the loop filters of pictures shrunk 2× or more.
+    static let skipsLoopFilterWhenHalved = false
 
     /// The embedded thumbnail when it is still larger than the box (so it only shrinks), as
     /// libvips' thumbnail chooses it; otherwise the primary image.
@@ -70,58 +116,6 @@ package enum HEIFHEVCDecoder {
         let size = thumbnail.displaySize
         let shrink = max(Double(size.width) / Double(boxWidth), Double(size.height) / Double(boxHeight))
         return shrink > 1 ? thumbnail : items.primary
-    }
-
-    /// The decoded primary image as planes of the image's size (before transforms): the one
-    /// picture of an `hvc1` item, or the grid's tiles in a `YUVMosaic`, with the YUV matrix
-    /// (H.273 code) and range the (first) picture's VUI signals. Nil when a picture is not
-    /// 8-bit planar, has an HDR transfer, or tiles disagree.
-    private static func assemble(_ coded: HEIFCodedImage, decoder: HEVCTileDecoder)
-        throws(LibavFailure) -> (YUVPlanes, signal: (matrix: Int, fullRange: Bool))? {
-        let frame = try LibavFrame()
-        if coded.tiles.count == 1, coded.columns == 1, coded.rows == 1 {
-            try decoder.decode(coded.tiles[0], into: frame)
-            guard acceptable(frame, nclx: coded.nclx),
-                  let planes = YUVPlanes(frame: frame, width: coded.width, height: coded.height) else { return nil }
-            return (planes, signal(frame))
-        }
-        var signalled = (matrix: 2, fullRange: false)
-        var mosaic: YUVMosaic?
-        var tileSize = (width: 0, height: 0)
-        for (index, tile) in coded.tiles.enumerated() {
-            // A stop between tiles: give up here; the caller's next check reports it.
-            if DecodeGuard.current?.shouldStop == true { return nil }
-            try decoder.decode(tile, into: frame)
-            guard acceptable(frame, nclx: coded.nclx) else { return nil }
-            if mosaic == nil {
-                signalled = signal(frame)
-                mosaic = YUVMosaic(format: AVPixelFormat(rawValue: frame.pointer.pointee.format), width: coded.width, height: coded.height)
-                tileSize = (frame.width, frame.height)
-                guard tileSize.width * coded.columns >= coded.width, tileSize.height * coded.rows >= coded.height else { return nil }
-            }
-            guard let mosaic, (frame.width, frame.height) == tileSize,
-                  mosaic.place(frame, left: index % coded.columns * tileSize.width, top: index / coded.columns * tileSize.height)
-            else { return nil }
-        }
-        guard let view = mosaic?.view else { return nil }
-        return (view, signalled)
-    }
-
-    /// The matrix coefficients and range in a decoded picture's VUI (`AVColorSpace` values are
-    /// the H.273 codes; libavcodec reports limited range when the VUI does not say).
-    private static func signal(_ frame: LibavFrame) -> (matrix: Int, fullRange: Bool) {
-        let picture = frame.pointer.pointee
-        let format = AVPixelFormat(rawValue: picture.format)
-        let full = picture.color_range == AVCOL_RANGE_JPEG || SDRFrameConverter.isJPEGRange(format)
-        return (Int(picture.colorspace.rawValue), full)
-    }
-
-    /// 8-bit planar, and no PQ/HLG transfer in the stream when the file has no nclx box.
-    private static func acceptable(_ frame: LibavFrame, nclx: HEIFCodedImage.NCLX?) -> Bool {
-        let format = AVPixelFormat(rawValue: frame.pointer.pointee.format)
-        guard YUVPlanes.supportedFormats.contains(format) else { return false }
-        if nclx == nil, [AVCOL_TRC_SMPTE2084, AVCOL_TRC_ARIB_STD_B67].contains(frame.pointer.pointee.color_trc) { return false }
-        return true
     }
 
     /// The libvips built-in profile the pixels are in: `.some(nil)` for sRGB/BT.709 (or

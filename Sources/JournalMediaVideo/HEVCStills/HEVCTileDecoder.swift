@@ -11,7 +11,10 @@ package final class HEVCTileDecoder {
     private var context: UnsafeMutablePointer<AVCodecContext>
     private let packet: LibavPacket
 
-    package init(configuration: [UInt8]) throws(LibavFailure) {
+    /// `skipLoopFilter`: leave out HEVC's in-loop filters (deblocking, SAO; libavcodec's
+    /// `skip_loop_filter`), for pictures that are shrunk at least 2× afterwards, where the
+    /// block edges they smooth are averaged away by the resampler anyway.
+    package init(configuration: [UInt8], skipLoopFilter: Bool = false) throws(LibavFailure) {
         try LibavRuntime.configure(.codec)
         guard let codec = avcodec_find_decoder(AV_CODEC_ID_HEVC) else { throw LibavFailure("no HEVC decoder in libavcodec") }
         guard let context = avcodec_alloc_context3(codec) else { throw LibavFailure("out of memory") }
@@ -25,6 +28,7 @@ package final class HEVCTileDecoder {
         context.pointee.extradata = extradata.assumingMemoryBound(to: UInt8.self)
         context.pointee.extradata_size = Int32(configuration.count)
         context.pointee.thread_count = 1
+        if skipLoopFilter { context.pointee.skip_loop_filter = AVDISCARD_ALL }
         let opened = avcodec_open2(context, codec, nil)
         guard opened >= 0 else { throw LibavFailure("HEVC decoder", code: opened) }
     }

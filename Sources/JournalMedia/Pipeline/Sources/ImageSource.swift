@@ -49,6 +49,8 @@ public struct SourceImage {
 public struct DecodePlan: Sendable {
     public let renditions: [RenditionSpec]
     public let maxPixels: Int
+    /// Largest grid HEIC, decoded tile by tile (`Defaults.maxTiledPixels`).
+    public var maxTiledPixels: Int = Defaults.maxTiledPixels
     /// Longest the decode may take, in seconds; a source turns an overrun into `timeout`.
     public let timeoutSeconds: Double
     /// A movie notification attachment to encode from the same open movie (videos and Live

@@ -102,9 +102,15 @@ enum StillDecoding {
         result.width = header.displayWidth
         result.height = header.displayHeight
         result.orientation = header.orientation
-        guard header.pixelCount <= plan.maxPixels else {
+        // A grid HEIC is decoded a row of tiles at a time (HEIFHEVCDecoder), so its memory
+        // does not grow with its pixels: it has its own, higher limit.
+        let tiled = format == .heic && header.pixelCount > plan.maxPixels
+            && bytes.withUnsafeBytes { HEIFImageItems.isTiledGrid(in: BorrowedBytes(bytes: $0)) }
+        let limit = tiled ? max(plan.maxPixels, plan.maxTiledPixels) : plan.maxPixels
+        guard header.pixelCount <= limit else {
             throw fail(.limits, .overPixelLimit,
-                       "\(header.storedWidth)×\(header.storedHeight) is \(header.pixelCount) pixels, over the limit of \(plan.maxPixels)")
+                       "\(header.storedWidth)×\(header.storedHeight) is \(header.pixelCount) pixels, over the limit of \(limit)"
+                       + (tiled ? " for a grid HEIC (--max-tiled-pixels)" : ""))
         }
         let upscale = format.isVector
         // JPEG renditions the source can be itself (see JPEGFallbackReuse); the decode then
@@ -172,7 +178,10 @@ enum StillDecoding {
         let work = { () -> Result<LenientDecode, VipsError> in
             defer { WholeImageDecodeGate.leave(exclusive: wholeImage) }
             return bytes.withUnsafeBytes { raw in
-                Result { () throws(VipsError) in try lenientPixels(raw, header: header, box: box, upscale: upscale) }
+                Result { () throws(VipsError) in
+                    try lenientPixels(raw, header: header, box: box, upscale: upscale,
+                                      limits: PixelLimits(whole: plan.maxPixels, tiled: plan.maxTiledPixels))
+                }
             }
         }
         // A JPEG decode stops by itself when the guard says stop (libjpeg checks it every 64
@@ -206,9 +215,10 @@ enum StillDecoding {
     /// end of JPEG file", libvips' "Premature end of input file"), which libjpeg would fill
     /// with grey. Other formats are decoded with `fail_on=truncated` only.
     static func lenientPixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
-                              upscale: Bool) throws(VipsError) -> LenientDecode {
+                              upscale: Bool, limits: PixelLimits = PixelLimits()) throws(VipsError) -> LenientDecode {
         guard header.format == .jpeg else {
-            return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .truncated))
+            return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .truncated,
+                                                   limits: limits))
         }
         do {
             return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .warning))
@@ -221,23 +231,49 @@ enum StillDecoding {
         }
     }
 
-    /// The decode: HEICs through libavcodec's HEVC decoder + swscale when the file is one
-    /// that path handles (single images and grids, 8-bit, no alpha), AVIFs through
+    /// The decode: HEICs through libavcodec's HEVC decoder and the project's resampler when
+    /// the file is one that path handles (single images and grids, 8–16 bits, no alpha), AVIFs through
     /// libavcodec's libdav1d + swscale or the HDR tone-map (single items without alpha),
     /// else libvips.
+    /// `limits`: the largest image decoded whole (libvips) and the largest grid HEIC decoded
+    /// tile by tile (`Defaults.maxTiledPixels`); the header was checked against the one that applies.
     static func pixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
-                       upscale: Bool, failOn: ImageDecoder.DecodeFailure = .truncated) throws(VipsError) -> DecodedImage {
-        if header.format == .heic, !upscale,
-           let fast = HEIFHEVCDecoder.decode(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
-                                             expectedSize: (header.displayWidth, header.displayHeight)) {
-            return try ImageDecoder.decode(heic: fast)
+                       upscale: Bool, failOn: ImageDecoder.DecodeFailure = .truncated,
+                       limits: PixelLimits = PixelLimits()) throws(VipsError) -> DecodedImage {
+        var declined: String?
+        if header.format == .heic, !upscale {
+            switch HEIFHEVCDecoder.attempt(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
+                                           expectedSize: (header.displayWidth, header.displayHeight),
+                                           maximumPixels: limits.tiled) {
+            case .success(let fast): return try ImageDecoder.decode(heic: fast)
+            case .failure(let reason): declined = reason.message
+            }
+            if header.pixelCount > limits.whole {
+                // libvips would hold the whole picture: only the tile-wise path may take it.
+                throw VipsError(message: "a \(header.storedWidth)×\(header.storedHeight) HEIC is over the limit of "
+                    + "\(limits.whole) pixels for a whole-image decode, and the tile-wise HEVC decode declined it: "
+                    + (declined ?? ""))
+            }
         }
         if header.format == .avif, !upscale,
            let fast = AVIFAV1Decoder.decode(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
                                             expectedSize: (header.displayWidth, header.displayHeight)) {
             return try ImageDecoder.decode(heic: fast)
         }
-        return try ImageDecoder.decode(bytes, header: header, width: box.width, height: box.height,
-                                       allowUpscale: upscale, failOn: failOn)
+        do {
+            return try ImageDecoder.decode(bytes, header: header, width: box.width, height: box.height,
+                                           allowUpscale: upscale, failOn: failOn)
+        } catch where declined != nil {
+            // Both decoders refused: say what the HEVC path found unsupported, too.
+            throw VipsError(message: "\(error.message) (the HEVC decode declined it: \(declined ?? ""))")
+        }
     }
+}
+
+/// The pixel limits a still decode runs under: `whole`, the largest image a decoder holds
+/// whole (`--max-pixels`), and `tiled`, the largest grid HEIC decoded a row of tiles at a
+/// time (`--max-tiled-pixels`).
+struct PixelLimits {
+    var whole = Defaults.maxPixels
+    var tiled = Defaults.maxTiledPixels
 }
