@@ -4,7 +4,9 @@
 # 5xx, a status code or content type the spec does not list, a response body or header
 # that violates the spec (a request may take up to 120 s: a suggestion renders cards).
 # Prints schemathesis' summary. Then uploads encoded by Python `requests` (forms,
-# multipart/mixed answers, a suggestion bundle): service_multipart_check.py.
+# multipart/mixed answers, a suggestion bundle): service_multipart_check.py. Then the abuse
+# suite for the door and memory (service_abuse_door.py, its own servers: route spellings
+# without the token, crafted multipart + /healthz p99, 64 concurrent 30 MB uploads + peak RSS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=.build-venv-service
@@ -26,3 +28,4 @@ echo "service-check: server at $URL"
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance \
   --max-examples "$MAX_EXAMPLES" --workers 2 --no-color --request-timeout 120
 "$VENV/bin/python" Benchmarks/service_multipart_check.py "$URL"
+timeout 900 "$VENV/bin/python" Benchmarks/service_abuse_door.py "$BIN"

@@ -204,6 +204,19 @@ extension ServerTests {
 /// Admission before the body (issue 27, item 3) and private, collision-free suggestion
 /// outputs (item 6).
 extension ServerTests {
+    /// Opens an upload declaring `length` bytes that sends only its first 1,000 and waits
+    /// (up to 60 s) until the server has admitted it (`admitted` holds); the caller closes it.
+    static func stalledUpload(port: Int, length: Int, server: JournalMediaServer,
+                              admitted: (UploadAdmission) -> Bool) async throws -> Int32 {
+        let socket = try RawHTTP.start(port: port, "POST /v1/assets HTTP/1.1\r\nContent-Length: \(length)\r\nX-Filename: a.jpg",
+                                       partialBody: Data(repeating: 0xFF, count: 1000))
+        let start = Date()
+        while !admitted(server.admission) && Date().timeIntervalSince(start) < 60 {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        return socket
+    }
+
     /// With every upload place taken by a client still sending its body, the next upload is
     /// refused with 503 + Retry-After from its head alone: the server does not wait for (or
     /// buffer) a body it could not take.
@@ -214,13 +227,8 @@ extension ServerTests {
         configuration.bodyTimeoutSeconds = 120
         try await Self.withServer(configuration) { base, server in
             let port = try #require(base.port)
-            let holder = try RawHTTP.start(port: port, "POST /v1/assets HTTP/1.1\r\nContent-Length: 1000000\r\nX-Filename: a.jpg",
-                                           partialBody: Data(repeating: 0xFF, count: 1000))
+            let holder = try await Self.stalledUpload(port: port, length: 1_000_000, server: server) { $0.inUse.uploads > 0 }
             defer { close(holder) }
-            let start = Date()
-            while server.admission.inUse.uploads == 0 && Date().timeIntervalSince(start) < 60 {
-                try await Task.sleep(nanoseconds: 5_000_000)
-            }
             // Only the head: a server that waits for the body never answers within the timeout.
             let waiting = try RawHTTP.start(port: port, "POST /v1/assets HTTP/1.1\r\nContent-Length: 500000\r\nX-Filename: b.jpg",
                                             timeoutSeconds: 20)
@@ -240,12 +248,8 @@ extension ServerTests {
         configuration.bodyTimeoutSeconds = 120
         try await Self.withServer(configuration) { base, server in
             let port = try #require(base.port)
-            let holder = try RawHTTP.start(port: port, "POST /v1/assets HTTP/1.1\r\nContent-Length: 800000\r\nX-Filename: a.jpg",
-                                           partialBody: Data(repeating: 0xFF, count: 1000))
+            let holder = try await Self.stalledUpload(port: port, length: 800_000, server: server) { $0.inUse.bytes >= 800_000 }
             let start = Date()
-            while server.admission.inUse.bytes < 800_000 && Date().timeIntervalSince(start) < 60 {
-                try await Task.sleep(nanoseconds: 5_000_000)
-            }
             let declared = try RawHTTP.start(port: port, "POST /v1/dates HTTP/1.1\r\nContent-Length: 300000\r\nX-Filename: b.jpg",
                                              timeoutSeconds: 20)
             defer { close(declared) }
