@@ -22,6 +22,7 @@ Stdlib only; loopback only; every socket has a timeout. Prints one line per figu
 """
 import argparse
 import functools
+import multiprocessing
 import os
 import re
 import signal
@@ -193,6 +194,18 @@ def post_form(port, boundary, body, timeout=300.0):
     return exchange(port, head, body, timeout=timeout)
 
 
+def upload_loop(port, boundary, body, stop, answers):
+    """Posts the form over and over until `stop` (time.monotonic, shared across fork); puts
+    the statuses on `answers`."""
+    statuses = []
+    while time.monotonic() < stop:
+        try:
+            statuses.append(post_form(port, boundary, body)[0])
+        except OSError:
+            statuses.append(0)
+    answers.put(statuses)
+
+
 def probe_healthz(port, until):
     """/healthz latencies in ms (a new connection each, every 10 ms) until `until`; a failed
     probe counts as 30 s."""
@@ -230,22 +243,22 @@ def multipart(binary, failures, seconds, max_healthz_ms, repeats):
               f"p99 {percentile(idle, 0.99):.1f} ms (the machine's own noise)")
         boundary, body = crafted_body(size)
         stop = time.monotonic() + seconds
-        uploads = []
-
-        def upload_loop():
-            while time.monotonic() < stop:
-                try:
-                    uploads.append(post_form(server.port, boundary, body)[0])
-                except OSError:
-                    uploads.append(0)
-
-        workers = [threading.Thread(target=upload_loop, daemon=True) for _ in range(4)]
+        # The uploaders run in processes of their own: threads here would share the prober's
+        # interpreter lock, and their turns would show up as /healthz latency.
+        answers = multiprocessing.Queue()
+        workers = [multiprocessing.Process(target=upload_loop, args=(server.port, boundary, body, stop, answers), daemon=True)
+                   for _ in range(4)]
         for worker in workers:
             worker.start()
         time.sleep(0.2)
         latencies = probe_healthz(server.port, stop)
+        uploads = []
         for worker in workers:  # a server that parses slowly is stopped below rather than awaited
             worker.join(timeout=max(0.0, stop + 60 - time.monotonic()))
+            if worker.is_alive():
+                worker.terminate()
+        while not answers.empty():
+            uploads.extend(answers.get())
         p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
         print(f"multipart: /healthz during 4 crafted 50 MB uploads for {seconds:.0f} s: {len(latencies)} probes, "
               f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {max(latencies):.1f} ms; {len(uploads)} uploads answered "

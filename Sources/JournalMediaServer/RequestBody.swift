@@ -49,7 +49,9 @@ struct RequestBody {
                         }
                         bytes.reserveCapacity(capacity)
                     }
-                    chunk.withUnsafeReadableBytes { bytes.append(contentsOf: $0) }
+                    // As typed bytes: Array copies a contiguous buffer with one memcpy (a raw
+                    // buffer would be appended byte by byte in a debug build).
+                    chunk.withUnsafeReadableBytes { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
                 }
                 return bytes
             }
