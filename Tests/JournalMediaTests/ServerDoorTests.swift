@@ -355,3 +355,32 @@ extension ServerTests {
         }
     }
 }
+
+/// The multipart delimiter search (issue 27, item 4), rewritten to be linear whatever the
+/// body holds: it must find exactly what a naive search finds, from every start offset, on
+/// bodies made of the delimiters' own characters (where near-misses are densest).
+@Suite struct ByteSearchTests {
+    @Test func findsWhatANaiveSearchFinds() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let alphabet = Array("ab-\r\n".utf8)
+        for round in 0..<400 {
+            let boundary = (0..<(1 + next(8))).map { _ in alphabet[next(2)] }
+            let pattern = round % 5 == 0 ? Array("\r\n\r\n".utf8) : Array("\r\n--".utf8) + boundary
+            var body = (0..<next(300)).map { _ in alphabet[next(alphabet.count)] }
+            if next(2) == 0 && !body.isEmpty { body.insert(contentsOf: pattern, at: next(body.count)) }
+            let search = ByteSearch(pattern)
+            body.withUnsafeBytes { buffer in
+                for start in 0...body.count {
+                    let naive = (start..<max(start, body.count - pattern.count + 1)).first { Array(body[$0..<$0 + pattern.count]) == pattern }
+                    #expect(search.first(in: buffer, from: start) == naive, "round \(round), start \(start)")
+                }
+            }
+        }
+        let empty: [UInt8] = []
+        empty.withUnsafeBytes { #expect(ByteSearch(Array("--a".utf8)).first(in: $0, from: 0) == nil) }
+    }
+}
