@@ -138,7 +138,8 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/journal-media
 
 # schemathesis (PyPI, in a venv) against openapi.yaml on a loopback `journal-media serve`:
-# no 5xx, no status code, content type, body or header outside the spec.
+# no 5xx, no status code, content type, body or header outside the spec. Then the abuse
+# suite (Benchmarks/service_abuse_limits.py: connection and decode limits, printed figures).
 service-check: deps
 	$(call apt_install,python3-venv)
 	Benchmarks/service_check.sh

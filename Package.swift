@@ -17,6 +17,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Already under Hummingbird; named for the server's connection limits (NIOCore, NIOHTTPTypes).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; `make deps` installs the providers.
@@ -93,8 +97,11 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("jpeg")]),
         // libvips' error entry points (vips_verror, freeze/thaw/clear) and its two threaded
         // sinks, defined ahead of libvips so each message lands with the computation it
-        // belongs to; forwards to libvips. Written here; imaging only (CVipsMessages.h).
-        .target(name: "CVipsMessages", path: "Sources/CVipsMessages", linkerSettings: [.linkedLibrary("dl")]),
+        // belongs to; forwards to libvips. Written here; imaging only (CVipsMessages.h). Also
+        // cairo's image-surface constructor, so a stopped decode's SVG drawing stops: librsvg is
+        // linked so that the linker exports that definition (librsvg is what calls it).
+        .target(name: "CVipsMessages", path: "Sources/CVipsMessages",
+                linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("rsvg-2")]),
         // JPEG (libjpeg) and lossy WebP (libwebp) encodes of 8-bit pixels in memory on the calling
         // thread, with libvips 8.14's settings; libjpeg's errors caught through CJPEGErrors. Both
         // libraries are already in the process through libvips; linked here by name, headers from
@@ -134,6 +141,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(

@@ -5,8 +5,10 @@
 # that violates the spec (a request may take up to 120 s: a suggestion renders cards).
 # Prints schemathesis' summary. Then uploads encoded by Python `requests` (forms,
 # multipart/mixed answers, a suggestion bundle): service_multipart_check.py. Then the abuse
-# suite for the door and memory (service_abuse_door.py, its own servers: route spellings
-# without the token, crafted multipart + /healthz p99, 64 concurrent 30 MB uploads + peak RSS).
+# suite's limits part (slowloris, slow and endless bodies, descriptor exhaustion, timed-out
+# decodes, SIGTERM with stalled clients; servers of its own): service_abuse_limits.py; and its
+# door and memory part (route spellings without the token, crafted multipart + /healthz p99,
+# 64 concurrent 30 MB uploads + peak RSS; servers of its own): service_abuse_door.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=.build-venv-service
@@ -28,4 +30,5 @@ echo "service-check: server at $URL"
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance \
   --max-examples "$MAX_EXAMPLES" --workers 2 --no-color --request-timeout 120
 "$VENV/bin/python" Benchmarks/service_multipart_check.py "$URL"
+python3 Benchmarks/service_abuse_limits.py "$BIN"
 timeout 900 "$VENV/bin/python" Benchmarks/service_abuse_door.py "$BIN"

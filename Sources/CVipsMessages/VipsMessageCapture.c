@@ -4,6 +4,7 @@
 // and object pointers as void *, so these definitions cannot clash with vips.h's.
 #define _GNU_SOURCE
 #include "CVipsMessages.h"
+#include "ComputationStop.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -76,6 +77,11 @@ static void find_real(void) {
 
 static inline void ensure_real(void) { pthread_once(&real_once, find_real); }
 
+// Set once at start-up (`jm_vips_messages_enable`); off, every definition forwards unchanged.
+static int enabled;
+
+static inline int is_enabled(void) { return __atomic_load_n(&enabled, __ATOMIC_ACQUIRE); }
+
 static __thread jm_record *lent_record; // while `lent`: the record of the computation served
 static __thread int lent;               // 1 inside a wrapped callback
 static __thread int frozen;             // this thread's vips_error_freeze depth
@@ -133,7 +139,7 @@ static void record_append(jm_record *record, const char *line, size_t count) {
 
 void vips_verror(const char *domain, const char *format, va_list ap) {
     ensure_real();
-    if (!frozen) {
+    if (is_enabled() && !frozen) {
         jm_record *record = current();
         if (record) {
             char line[1024];
@@ -191,15 +197,19 @@ typedef struct {
     jm_write_fn write;
     void *a;
     jm_record *record;
+    void *stop; // the caller's guard (ComputationStop.c), lent likewise
 } jm_lending;
 
 #define JM_LEND(lending, call)                                   \
     do {                                                         \
         jm_record *saved_record = lent_record;                   \
         int saved_lent = lent;                                   \
+        jm_stop_saved saved_stop;                                \
         lent_record = (lending)->record;                         \
         lent = 1;                                                \
+        jm_stop_lend((lending)->stop, &saved_stop);              \
         result = (call);                                         \
+        jm_stop_restore(&saved_stop);                            \
         lent_record = saved_record;                              \
         lent = saved_lent;                                       \
     } while (0)
@@ -246,9 +256,14 @@ int vips_threadpool_run(void *image, jm_start_fn start, jm_allocate_fn allocate,
                         jm_progress_fn progress, void *a) {
     ensure_real();
     if (!real.threadpool_run) return -1;
-    jm_lending lending = { start, allocate, work, progress, NULL, a, current() };
-    return real.threadpool_run(image, lent_start, lent_allocate, lent_work, progress ? lent_progress : NULL,
-                               &lending);
+    if (!is_enabled()) return real.threadpool_run(image, start, allocate, work, progress, a);
+    int owned;
+    void *stop = jm_stop_capture(&owned);
+    jm_lending lending = { start, allocate, work, progress, NULL, a, current(), stop };
+    int result = real.threadpool_run(image, lent_start, lent_allocate, lent_work, progress ? lent_progress : NULL,
+                                     &lending);
+    jm_stop_drop(stop, owned);
+    return result;
 }
 
 // A saver's write callback runs on libvips' write-behind thread (and, for the last buffer,
@@ -256,8 +271,13 @@ int vips_threadpool_run(void *image, jm_start_fn start, jm_allocate_fn allocate,
 int vips_sink_disc(void *image, jm_write_fn write, void *a) {
     ensure_real();
     if (!real.sink_disc) return -1;
-    jm_lending lending = { NULL, NULL, NULL, NULL, write, a, current() };
-    return real.sink_disc(image, lent_write, &lending);
+    if (!is_enabled()) return real.sink_disc(image, write, a);
+    int owned;
+    void *stop = jm_stop_capture(&owned);
+    jm_lending lending = { NULL, NULL, NULL, NULL, write, a, current(), stop };
+    int result = real.sink_disc(image, lent_write, &lending);
+    jm_stop_drop(stop, owned);
+    return result;
 }
 
 char *jm_vips_messages_take(void) {
@@ -276,6 +296,23 @@ char *jm_vips_messages_take(void) {
 }
 
 void jm_vips_messages_clear(void) { record_clear(own_record); }
+
+void jm_vips_messages_warn(const char *text) {
+    if (!text) return;
+    jm_record *record = current();
+    if (!record) return;
+    char line[1024];
+    snprintf(line, sizeof line, "%c%s", JM_VIPS_WARNING_MARK, text);
+    size_t count = strlen(line);
+    while (count > 1 && (line[count - 1] == '\n' || line[count - 1] == ' ')) count--;
+    if (count > 1) record_append(record, line, count);
+}
+
+int jm_vips_messages_verified(int major, int minor) { return major == 8 && minor == 14; }
+
+void jm_vips_messages_enable(int on) { __atomic_store_n(&enabled, on ? 1 : 0, __ATOMIC_RELEASE); }
+
+int jm_vips_messages_enabled(void) { return is_enabled(); }
 
 int jm_vips_messages_active(void) {
     ensure_real();

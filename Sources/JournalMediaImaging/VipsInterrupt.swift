@@ -1,4 +1,5 @@
 import CVips
+import CVipsMessages
 import JournalMediaCore
 
 /// Lets the calling thread's `DecodeGuard` (cancellation or a deadline) stop a libvips
@@ -41,6 +42,25 @@ package enum VipsInterrupt {
     /// decode and still encodes) make before and between their own steps. One atomic load.
     static func check(_ stop: DecodeGuard?) throws(VipsError) {
         if let reason = stop?.stopReason { throw VipsError(message: message(reason)) }
+    }
+
+    /// Lets the guard stop a drawing libvips' kill flag cannot reach: librsvg draws an SVG tile
+    /// in one call, which checks no flag. CVipsMessages' `cairo_image_surface_create` asks the
+    /// guard of the computation its thread serves (the thread's `DecodeGuard.current`, lent
+    /// to libvips' workers) and fails the next surface once it says stop, so the drawing
+    /// unwinds within one filter pass (tens of milliseconds) of the deadline. Registered once,
+    /// at libvips start-up (`VipsRuntime`).
+    static func connectDrawingStop() {
+        jm_stop_hooks_set({
+            guard let current = DecodeGuard.current else { return nil }
+            return Unmanaged.passRetained(current).toOpaque()
+        }, { pointer in
+            guard let pointer else { return 0 }
+            return Unmanaged<DecodeGuard>.fromOpaque(pointer).takeUnretainedValue().shouldStop ? 1 : 0
+        }, { pointer in
+            guard let pointer else { return }
+            Unmanaged<DecodeGuard>.fromOpaque(pointer).release()
+        })
     }
 
     static func message(_ reason: StopReason) -> String {

@@ -30,6 +30,12 @@ package enum VipsRuntime {
 
     private static let initialised: Bool = {
         guard vips_init("journal-media") == 0 else { return false }
+        // Per-computation messages only on a libvips they were verified with (8.14): a later
+        // build can call its error functions internally, past the definitions in
+        // CVipsMessages, and its records would then stay empty. Elsewhere libvips' own
+        // buffer is read (`takeMessages`), attribution best-effort.
+        let verified = recordsVerified(major: Int(vips_version(0)), minor: Int(vips_version(1)))
+        jm_vips_messages_enable(jm_vips_messages_active() != 0 && verified ? 1 : 0)
         // libvips reports recoverable decoder trouble as GLib warnings on stderr; they go to
         // the toolkit's logger instead (`NativeLibraryLog`, debug level).
         let levels = GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue | G_LOG_LEVEL_MESSAGE.rawValue
@@ -38,6 +44,9 @@ package enum VipsRuntime {
             guard let message else { return }
             // Warnings at debug; libvips' progress chatter (g_info, g_message) at trace.
             let warning = level.rawValue & G_LOG_LEVEL_WARNING.rawValue != 0
+            // Kept with the computation too: a failure libvips gives no message for is then
+            // explained by its warning (libpng's "IHDR: CRC error").
+            if warning { jm_vips_messages_warn(message) }
             NativeLibraryLog.emit(String(cString: message), library: "libvips", level: warning ? .debug : .trace,
                                   metadata: ["vips.level": warning ? "warning" : "info"])
         }, nil)
@@ -45,6 +54,7 @@ package enum VipsRuntime {
         vips_cache_set_max_mem(0)
         vips_cache_set_max_files(0)
         vips_concurrency_set(1)
+        VipsInterrupt.connectDrawingStop()
         vips_operation_block_set("VipsForeignLoad", 1)
         for loader in allowedLoaders { vips_operation_block_set(loader, 0) }
         for loader in blockedFileLoaders { vips_operation_block_set(loader, 1) }
@@ -140,9 +150,19 @@ package enum VipsRuntime {
 
     private static let errorLock = NSLock()
 
-    /// Whether libvips' messages reach `CVipsMessages`' per-computation records (true when the
-    /// toolkit is linked into the program, its default; see `CVipsMessages.h`). Checked once.
-    package static let ownMessages: Bool = jm_vips_messages_active() != 0
+    /// Whether libvips' messages reach `CVipsMessages`' per-computation records: true when the
+    /// toolkit is linked into the program (its default; see `CVipsMessages.h`) and libvips is
+    /// a version this was verified with (8.14.x). Decided once, by libvips' initialisation.
+    package static let ownMessages: Bool = {
+        guard initialised else { return false }
+        return jm_vips_messages_enabled() != 0
+    }()
+
+    /// Whether CVipsMessages' records were verified with libvips `major.minor` (8.14: every
+    /// message, a worker thread's included, reached its computation's record).
+    package static func recordsVerified(major: Int, minor: Int) -> Bool {
+        jm_vips_messages_verified(Int32(clamping: major), Int32(clamping: minor)) != 0
+    }
 
     /// Takes and clears the libvips messages of the computation on this thread and returns
     /// the last line (the failure being reported; earlier lines are problems libvips went on
@@ -156,24 +176,38 @@ package enum VipsRuntime {
     /// loaded with dlopen RTLD_LOCAL) does this fall back to that shared buffer, whose last
     /// line can then be a neighbouring thread's.
     static func takeErrorBuffer() -> String {
-        let text: String
-        if ownMessages {
-            guard let raw = jm_vips_messages_take() else { return "" }
+        takeMessages().error
+    }
+
+    /// `takeErrorBuffer()`'s line, and the libvips warnings this computation raised (GLib
+    /// warnings, `jm_vips_messages_warn`; kept in `ownMessages`' absence too, then only those
+    /// raised on this thread), oldest first. Clears both.
+    static func takeMessages() -> (error: String, warnings: [String]) {
+        var errors: [String] = []
+        var warnings: [String] = []
+        if let raw = jm_vips_messages_take() {
             defer { free(raw) }
-            text = String(cString: raw)
+            for line in String(cString: raw).split(separator: "\n") {
+                if line.utf8.first == UInt8(ascii: "\u{1F}") {
+                    let text = line.dropFirst().trimmingCharacters(in: .whitespaces)
+                    if !text.isEmpty { warnings.append(text) }
+                } else {
+                    errors.append(line.trimmingCharacters(in: .whitespaces))
+                }
+            }
+        }
+        if ownMessages {
             vips_error_clear()
         } else {
             errorLock.lock()
             defer { errorLock.unlock() }
-            guard let raw = vips_error_buffer_copy() else { return "" }
-            defer { g_free(raw) }
-            text = String(cString: raw)
+            errors = []
+            if let raw = vips_error_buffer_copy() {
+                defer { g_free(raw) }
+                errors = String(cString: raw).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            }
         }
-        let lines = text
-            .split(separator: "\n")
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
-        return lines.last ?? ""
+        return (errors.last { !$0.isEmpty } ?? "", warnings)
     }
 
     /// Forgets this thread's libvips messages, so that a failure read after the next call is
@@ -187,9 +221,17 @@ package enum VipsRuntime {
     /// message for this computation, or, when libvips gave none (it failed without a message,
     /// or raised it on a thread serving no known computation), a sentence naming the
     /// operation. Never another file's message. Costs one copy of this thread's text.
+    /// When libvips gave no message but warned while failing (libpng's "IHDR: CRC error" is
+    /// only a warning in libvips 8.14), the warnings are the reason: "… failed; libvips
+    /// warned: IHDR: CRC error" (the last three, repeats dropped).
     static func failureMessage(_ operation: String) -> String {
-        let text = takeErrorBuffer()
+        let (text, warnings) = takeMessages()
         guard text.isEmpty else { return text }
+        if !warnings.isEmpty {
+            var distinct: [String] = []
+            for warning in warnings where !distinct.contains(warning) { distinct.append(warning) }
+            return "\(operation) failed; libvips warned: " + distinct.suffix(3).joined(separator: "; ")
+        }
         return ownMessages ? "\(operation) failed; libvips gave no message for this file"
             : "\(operation) failed (libvips left no message: its error text is shared by all threads)"
     }

@@ -9,8 +9,12 @@ import UnixSignals
 
 /// The HTTP service behind `journal-media serve`: Hummingbird 2 routes over the library
 /// (`AssetProcessor` with one bounded `AssetExecutor`), Prometheus metrics, canonical paths
-/// and bearer-token auth on every route but the probes (`BearerTokenMiddleware`), and a graceful shutdown on SIGTERM/SIGINT (readiness off, listener
-/// closed, in-flight requests finished within the grace period, exit 0). The contract is
+/// and bearer-token auth on every route but the probes (`BearerTokenMiddleware`), uploads
+/// admitted before their body is read within a body budget (`UploadAdmission`), header,
+/// idle and body time limits and a connection cap on every connection
+/// (`ConnectionTimeouts`), and a graceful shutdown on SIGTERM/SIGINT (readiness off,
+/// listener closed, in-flight requests finished within the grace period, then every
+/// connection closed, exit 0). The contract is
 /// `openapi.yaml` at the package root.
 ///
 /// Made once per process by the CLI (or a test); costs the event loop threads NIO starts
@@ -69,16 +73,25 @@ public struct JournalMediaServer: Sendable {
     public func run(signals: [UnixSignal] = [.sigterm, .sigint],
                     onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try configuration.prepareOutputFolder()
+        let connections = OpenConnections(limit: configuration.connectionLimit)
+        let limits = configuration.connectionTimeouts
         let app = Application(
             router: router(),
+            server: .http1(configuration: .init(additionalChannelHandlers: [
+                ConnectionTimeouts(limits: limits, connections: connections),
+            ])),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "journal-media"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
-        // Shut down in reverse order: the drain marker first, then the HTTP server.
+        // Shut down in reverse order: the grace-period bound first, then the drain marker, then
+        // the HTTP server.
         var group = ServiceGroupConfiguration(
-            services: [.init(service: app), .init(service: DrainOnShutdown(
-                state: state, drainDelaySeconds: configuration.drainDelaySeconds, logger: logger))],
+            services: [.init(service: app),
+                       .init(service: DrainOnShutdown(state: state, drainDelaySeconds: configuration.drainDelaySeconds,
+                                                      logger: logger)),
+                       .init(service: CloseAtGraceEnd(connections: connections,
+                                                      graceSeconds: configuration.gracePeriodSeconds, logger: logger))],
             gracefulShutdownSignals: signals, logger: logger)
         group.maximumGracefulShutdownDuration = Duration.milliseconds(Int64(configuration.gracePeriodSeconds * 1000))
         try await ServiceGroup(configuration: group).run()

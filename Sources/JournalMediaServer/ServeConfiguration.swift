@@ -1,5 +1,6 @@
 import Foundation
 import JournalMedia
+import NIOCore
 
 /// Everything `journal-media serve` can be told, with its defaults: from a JSON config file
 /// (`--config serve.json`), then `JM_…` environment variables, then command-line flags (the
@@ -23,13 +24,20 @@ public struct ServeConfiguration: Sendable, Equatable {
     /// would pass it is refused before it is read: 503 + Retry-After, or 413 when it is over
     /// the whole budget); nil: `defaultBodyBudgetBytes`.
     public var bodyBudgetBytes: Int?
-    /// Seconds a client has to send its whole body (408 beyond it).
+    /// Seconds a client has to send its whole body (408 beyond it, then the connection closes).
     public var bodyTimeoutSeconds = 30.0
+    /// Seconds a new connection has to send a complete request head (closed beyond it).
+    public var headerTimeoutSeconds = 10.0
+    /// Seconds a connection may wait for its next request after an answer (closed beyond it).
+    public var idleTimeoutSeconds = 30.0
+    /// Connections open at once; more are closed as they arrive. The server also keeps it
+    /// 256 below the descriptor limit (`DescriptorBudget`), whose soft value it raises to the hard one.
+    public var maxConnections = 1000
     /// On SIGTERM: seconds `/readyz` answers 503 before the listener closes (load balancers
     /// stop sending), then in-flight requests finish within `gracePeriodSeconds`.
     public var drainDelaySeconds = 0.0
     public var gracePeriodSeconds = 30.0
-    /// The bearer token `/v1/…` requests must carry; nil: no authentication.
+    /// The bearer token every route but the probes and `/metrics` needs; nil: no authentication.
     public var token: String?
     /// Output-folder mode: renditions (and suggestion outputs) are written below this folder
     /// and answered by path instead of inline; nil: inline answers.
@@ -76,14 +84,17 @@ public struct ServeConfiguration: Sendable, Equatable {
         }
     }
 
-    /// `JM_HOST`, `JM_PORT`, `JM_MAX_BODY_BYTES`, `JM_BODY_BUDGET_BYTES`, `JM_MAX_PIXELS`, `JM_DEADLINE_SECONDS`,
-    /// `JM_MAX_CONCURRENT_ASSETS`, `JM_MAX_QUEUED`, `JM_MAX_PARTS`, `JM_OUTPUT_DIR`, `JM_TOKEN_FILE`.
+    /// `JM_HOST`, `JM_PORT`, `JM_MAX_BODY_BYTES`, `JM_BODY_BUDGET_BYTES`, `JM_MAX_PIXELS`,
+    /// `JM_DEADLINE_SECONDS`, `JM_MAX_CONCURRENT_ASSETS`, `JM_MAX_QUEUED`, `JM_MAX_PARTS`,
+    /// `JM_OUTPUT_DIR`, `JM_TOKEN_FILE`, and the connection limits `JM_HEADER_TIMEOUT_SECONDS`,
+    /// `JM_IDLE_TIMEOUT_SECONDS`, `JM_BODY_TIMEOUT_SECONDS`, `JM_MAX_CONNECTIONS`, `JM_GRACE_PERIOD_SECONDS`.
     public mutating func apply(environment: [String: String]) throws(Problem) {
-        let keys = ["JM_HOST": "host", "JM_PORT": "port", "JM_MAX_BODY_BYTES": "maxBodyBytes",
+        var keys: [String: String] = ["JM_HOST": "host", "JM_PORT": "port", "JM_MAX_BODY_BYTES": "maxBodyBytes",
                     "JM_BODY_BUDGET_BYTES": "bodyBudgetBytes",
                     "JM_MAX_PIXELS": "maxPixels", "JM_DEADLINE_SECONDS": "deadlineSeconds",
                     "JM_MAX_CONCURRENT_ASSETS": "maxConcurrentAssets", "JM_MAX_QUEUED": "maxQueued",
                     "JM_MAX_PARTS": "maxParts", "JM_OUTPUT_DIR": "outputDir", "JM_TOKEN_FILE": "tokenFile"]
+        keys.merge(Self.connectionLimitVariables) { $1 }
         for (variable, key) in keys.sorted(by: { $0.key < $1.key }) {
             guard let text = environment[variable] else { continue }
             let value: Any = ["host", "tokenFile", "outputDir"].contains(key) ? text : (Double(text) ?? text)
@@ -119,6 +130,9 @@ public struct ServeConfiguration: Sendable, Equatable {
         case "maxConcurrentAssets": maxConcurrentAssets = try integer(1)
         case "maxQueued": maxQueued = try integer(0)
         case "bodyTimeoutSeconds": bodyTimeoutSeconds = try number(0.001)
+        case "headerTimeoutSeconds": headerTimeoutSeconds = try number(0.001)
+        case "idleTimeoutSeconds": idleTimeoutSeconds = try number(0.001)
+        case "maxConnections": maxConnections = try integer(1)
         case "drainDelaySeconds": drainDelaySeconds = try number(0)
         case "gracePeriodSeconds": gracePeriodSeconds = try number(0)
         case "maxParts": maxParts = try integer(1)
@@ -149,6 +163,28 @@ public struct ServeConfiguration: Sendable, Equatable {
         default:
             throw Problem(description: "\(origin): unknown key \(key)")
         }
+    }
+
+    /// The environment variables of the connection limits and the grace period, by key.
+    static let connectionLimitVariables: [String: String] = [
+        "JM_HEADER_TIMEOUT_SECONDS": "headerTimeoutSeconds", "JM_IDLE_TIMEOUT_SECONDS": "idleTimeoutSeconds",
+        "JM_BODY_TIMEOUT_SECONDS": "bodyTimeoutSeconds", "JM_MAX_CONNECTIONS": "maxConnections",
+        "JM_GRACE_PERIOD_SECONDS": "gracePeriodSeconds",
+    ]
+
+    /// The per-connection time limits (`ConnectionTimeouts`). The body limit runs half a second
+    /// past `bodyTimeoutSeconds`, so a route reading its body with that deadline answers first.
+    var connectionTimeouts: ConnectionTimeouts.Limits {
+        func amount(_ seconds: Double) -> TimeAmount { .nanoseconds(Int64(min(seconds, 1e9) * 1e9)) }
+        return .init(header: amount(headerTimeoutSeconds), idle: amount(idleTimeoutSeconds),
+                     body: amount(bodyTimeoutSeconds + 0.5))
+    }
+
+    /// `maxConnections`, kept `DescriptorBudget.reserve` below the process's descriptor limit
+    /// (raised to the hard limit first): past that, accepting would fail and starve the
+    /// health checks.
+    var connectionLimit: Int {
+        max(1, min(maxConnections, DescriptorBudget.processLimit() - DescriptorBudget.reserve))
     }
 
     /// Creates the output folder when missing and checks that it is a writable folder; the

@@ -35,7 +35,8 @@ struct ConvertCommand: AsyncParsableCommand {
             Paths are relative to the input folder when there is one input folder; with \
             several inputs each is prefixed by its input's name. Hidden files are skipped. \
             Symbolic links to files are followed only when they resolve inside an input \
-            (--follow-symlinks: always); links to folders, dangling links, links leading \
+            (--follow-symlinks: always), checked again on the opened file, so a link changed \
+            during the run cannot lead outside; links to folders, dangling links, links leading \
             outside, unreadable folders and FIFOs are listed under "ignored" with the reason. \
             So are files that are not media by their content (README.md, notes, JSON, XMP \
             sidecars, ZIPs; a name with a media extension such as .jpg is never taken for one): \
@@ -53,6 +54,13 @@ struct ConvertCommand: AsyncParsableCommand {
             into place, so an interrupted run never leaves a partial file; finished entries \
             go to OUTPUT/.manifest.journal.jsonl as they finish, so the next run reuses them \
             and completes the batch.
+
+            Pruning: renditions the earlier manifest listed and this run did not make (a \
+            deleted input, a preset change) are removed, each named on stderr, when that \
+            manifest was written for the same inputs (it records them); after a run over other \
+            inputs they are kept unless --prune is given, and a note says so. An interrupted run \
+            removes nothing and writes a manifest with "complete": false that still lists what \
+            it did not reach (with --force too).
 
             One run at a time writes into an output folder (it locks OUTPUT/.journal-media.lock): \
             a second run exits with status 2 at once, or waits with --wait. An output that \
@@ -106,10 +114,13 @@ struct ConvertCommand: AsyncParsableCommand {
 
     @Flag(name: .long, inversion: .prefixedNo, help: ArgumentHelp("""
         Remove the renditions an earlier run listed in OUTPUT/manifest.json that this run did \
-        not make (after a preset change or a deleted input). Only files the manifest names are \
-        removed, never anything else, and nothing when the run is interrupted.
+        not make (after a preset change or a deleted input); each removed file is named on \
+        stderr. Only files the manifest names are removed, never anything else, and nothing \
+        when the run is interrupted. Without either flag this happens only when the manifest \
+        was written for the same inputs (its "inputs"); over other inputs their renditions \
+        are kept (a note says how many) unless --prune is given. --no-prune: never.
         """))
-    var prune = true
+    var prune: Bool?
 
     @Flag(name: .long, help: ArgumentHelp("""
         Also make notification attachments (role "notification", within Apple's \
@@ -226,9 +237,8 @@ struct ConvertCommand: AsyncParsableCommand {
         batch.followSymlinks = followSymlinks
         batch.strict = strict
         batch.returnsEntries = false
-        batch.prune = prune
-        let pruned = Counter()
-        batch.onPrune = { _ in pruned.increment() }
+        batch.prune = prune ?? true
+        batch.pruneOtherInputs = prune == true
         // Ctrl-C or SIGTERM: start no further asset, let those in flight finish, write the
         // manifest, print the summary and exit 130. A second one aborts at once (every file
         // written so far is complete, and the journal keeps the finished entries).
@@ -255,6 +265,21 @@ struct ConvertCommand: AsyncParsableCommand {
             batch.onTimings = { log.append(source: $0, timings: $1) }
         }
         batch.onFailure = { error in terminal.printLine("journal-media: error: \(error)") }
+        // Pruning says what it removes, or why it removed nothing.
+        let pruned = Counter()
+        let quiet = self.quiet
+        let manifestPath = "\(output)/\(batch.shard?.manifestName ?? Batch.manifestName)"
+        batch.onPrune = { path in
+            pruned.increment()
+            if !quiet { terminal.printLine("journal-media: note: removed stale rendition \(path)") }
+        }
+        batch.onPruneSkipped = { kept, inputs in
+            guard !quiet else { return }
+            let those = inputs.isEmpty ? "inputs it does not record" : inputs.joined(separator: ", ")
+            terminal.printLine("journal-media: note: \(manifestPath) was written for other inputs (\(those)); "
+                               + "\(Plural.count(kept, "rendition")) it listed that this run did not make "
+                               + "\(kept == 1 ? "was" : "were") kept, no longer listed (--prune removes them)")
+        }
         interrupts.onFirst = {
             terminal.printLine("journal-media: interrupted; finishing the assets in flight (Ctrl-C again to stop now)")
         }

@@ -29,12 +29,17 @@ struct ServeCommand: AsyncParsableCommand {
             and the JSON gives their paths, relative to the folder. Binds 127.0.0.1 unless --host says otherwise; prints \
             "listening on http://HOST:PORT" once up. SIGTERM or SIGINT: /readyz turns 503, \
             the listener closes after --drain-delay, requests in flight finish (up to the \
-            grace period), exit 0.
+            grace period, after which every connection is closed), exit 0.
 
             Settings come from --config FILE.json, then JM_* environment variables (JM_HOST, \
             JM_PORT, JM_MAX_BODY_BYTES, JM_BODY_BUDGET_BYTES, JM_MAX_PIXELS, JM_DEADLINE_SECONDS, \
-            JM_MAX_CONCURRENT_ASSETS, JM_MAX_QUEUED, JM_MAX_PARTS, JM_OUTPUT_DIR, JM_TOKEN_FILE), \
-            then these flags.
+            JM_MAX_CONCURRENT_ASSETS, JM_MAX_QUEUED, JM_MAX_PARTS, JM_OUTPUT_DIR, JM_TOKEN_FILE, \
+            JM_HEADER_TIMEOUT_SECONDS, JM_IDLE_TIMEOUT_SECONDS, JM_BODY_TIMEOUT_SECONDS, \
+            JM_MAX_CONNECTIONS, JM_GRACE_PERIOD_SECONDS), then these flags.
+
+            Every connection has a header, an idle and a body time limit and counts against \
+            --max-connections; the descriptor limit's soft value is raised to the hard one at \
+            start-up (a systemd unit should still ask for LimitNOFILE=65536).
             """)
 
     @Option(help: ArgumentHelp("JSON configuration file (keys as in README's table; presets by name).", valueName: "file"))
@@ -55,7 +60,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Most parts of a multipart/form-data upload (400 beyond; default 64).") var maxParts: Int?
     @Option(help: "Seconds per asset request, waiting included, and per item of a suggestion bundle (504 beyond; default 30).") var deadline: Double?
     @Option(help: "Seconds /readyz reports 503 on SIGTERM before the listener closes (default 0).") var drainDelay: Double?
-    @Option(help: "Seconds in-flight requests get to finish on SIGTERM (default 30).") var gracePeriod: Double?
+    @Option(help: "Seconds in-flight requests get to finish on SIGTERM; then every connection is closed (default 30).")
+    var gracePeriod: Double?
+    @Option(help: "Seconds a new connection has to send a whole request head; closed beyond (default 10).")
+    var headerTimeout: Double?
+    @Option(help: "Seconds a connection may wait for its next request after an answer; closed beyond (default 30).")
+    var idleTimeout: Double?
+    @Option(help: "Seconds a client has to send a whole request body; 408 and closed beyond (default 30).")
+    var bodyTimeout: Double?
+    @Option(help: "Connections open at once, more are closed (default 1000; at most the descriptor limit less 256).")
+    var maxConnections: Int?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default info).") var logLevel: String?
 
     func run() async throws {
@@ -82,6 +96,10 @@ struct ServeCommand: AsyncParsableCommand {
         if let value = deadline { settings.deadlineSeconds = max(0.001, value) }
         if let value = drainDelay { settings.drainDelaySeconds = max(0, value) }
         if let value = gracePeriod { settings.gracePeriodSeconds = max(0, value) }
+        if let value = headerTimeout { settings.headerTimeoutSeconds = max(0.001, value) }
+        if let value = idleTimeout { settings.idleTimeoutSeconds = max(0.001, value) }
+        if let value = bodyTimeout { settings.bodyTimeoutSeconds = max(0.001, value) }
+        if let value = maxConnections { settings.maxConnections = max(1, value) }
         let level = logLevel.flatMap { Logger.Level(rawValue: $0) } ?? .info
         if logLevel != nil && Logger.Level(rawValue: logLevel ?? "") == nil {
             throw ValidationError("--log-level: one of trace, debug, info, notice, warning, error, critical")

@@ -148,6 +148,68 @@ import Testing
         #expect(rest.status == 0)
         #expect(try TestSupport.manifest(in: out).assets.count == 80)
     }
+
+    /// Issue 27, item 10: SIGTERM during `--force` leaves a manifest that still lists every
+    /// rendition on disk (the assets not redone keep their earlier entries) and says it is
+    /// partial (`"complete": false`); the next run completes it and drops the flag.
+    @Test func sigtermDuringForceKeepsEveryEntry() throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let count = 60
+        for i in 0..<count {
+            try FileManager.default.copyItem(at: TestSupport.sample("photo.heic"),
+                                             to: input.appendingPathComponent(String(format: "p%03d.heic", i)))
+        }
+        let out = root.appendingPathComponent("out")
+        let first = try TestSupport.runCLI(["convert", input.path, "-o", out.path, "--size", "48"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let full = try TestSupport.manifest(in: out)
+        #expect(full.assets.count == count && Self.completeKey(in: out) == nil)
+
+        // --force, one at a time; SIGTERM once three assets are redone.
+        let timings = root.appendingPathComponent("timings.jsonl")
+        let process = Process()
+        process.executableURL = TestSupport.cli
+        process.arguments = ["convert", input.path, "-o", out.path, "--size", "48", "--force", "--jobs", "1",
+                             "--timings", timings.path]
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, process.isRunning {
+            let lines = (try? String(contentsOf: timings, encoding: .utf8))?.split(separator: "\n").count ?? 0
+            if lines >= 3 { break }
+            usleep(5_000)
+        }
+        #expect(process.isRunning, "the run must still be going when it is signalled")
+        process.terminate()  // SIGTERM
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+
+        let partial = try TestSupport.manifest(in: out)
+        let redone = (try String(contentsOf: timings, encoding: .utf8)).split(separator: "\n").count
+        #expect(redone < count, "stopped part-way: \(redone) redone")
+        #expect(Self.completeKey(in: out) == false)
+        #expect(partial.assets.count == count, "every asset keeps an entry")
+        let listed = Set(partial.assets.flatMap { $0.renditions.compactMap(\.path) })
+        let onDisk = Set(((FileManager.default.enumerator(atPath: out.path)?.allObjects as? [String]) ?? [])
+            .filter { $0.hasSuffix(".webp") })
+        #expect(onDisk.count == count && listed == onDisk, "every rendition on disk is listed")
+
+        let resumed = try TestSupport.runCLI(["convert", input.path, "-o", out.path, "--size", "48"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let done = try TestSupport.manifest(in: out)
+        #expect(Self.completeKey(in: out) == nil && done.assets.count == count)
+    }
+
+    /// manifest.json's "complete" key, read as JSON (nil when absent).
+    static func completeKey(in out: URL) -> Bool? {
+        guard let data = try? Data(contentsOf: out.appendingPathComponent("manifest.json")),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return object["complete"] as? Bool
+    }
 }
 
 // glibc's pseudo-terminal calls, which its Swift module does not import (they need _XOPEN_SOURCE).

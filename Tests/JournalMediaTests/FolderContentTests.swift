@@ -97,6 +97,48 @@ import Testing
         #expect(shown.text == "é" && !shown.escaped)
     }
 
+    /// Issue 27, item 7: the literal name `%FF%FE%80bad.jpg` and the bytes 0xFF 0xFE 0x80
+    /// followed by `bad.jpg` (shown `%FF%FE%80bad.jpg`, flagged escaped) are two inputs with two
+    /// sets of outputs, each entry's renditions showing its own file's pixels; a re-run
+    /// reuses both.
+    @Test func aLiteralEscapedNameAndTheBytesItSpellsGetTheirOwnOutputs() async throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        // Landscape (600×400) under the literal name, square (300×300) under the bytes.
+        try FileManager.default.copyItem(at: TestSupport.sample("cmyk.jpg"),
+                                         to: input.appendingPathComponent("%FF%FE%80bad.jpg"))
+        let square = try Data(contentsOf: TestSupport.sample("alpha-disc.png"))
+        let rawName = Array(input.path.utf8) + [0x2F, 0xFF, 0xFE, 0x80] + Array("bad.jpg".utf8)
+        let descriptor = FileNameEscaping.withCPath(rawName) { open($0, O_CREAT | O_WRONLY | O_EXCL, 0o644) }
+        try #require(descriptor >= 0)
+        _ = square.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+
+        let output = root.appendingPathComponent("out")
+        var batch = Batch(inputs: [input], output: output, jobs: 2)
+        batch.options.renditions = [RenditionSpec(role: "image", format: .webp, width: 64, height: 64)]
+        let manifest = try await batch.run()
+        #expect(manifest.summary.assets == 2 && manifest.summary.failed == 0)
+        let literal = try #require(manifest.assets.first { $0.sourceEncoding == nil })
+        let bytes = try #require(manifest.assets.first { $0.sourceEncoding == "percent" })
+        #expect(literal.source == "%FF%FE%80bad.jpg" && bytes.source == "%FF%FE%80bad.jpg")
+        let literalPath = try #require(literal.renditions.first?.path)
+        let bytesPath = try #require(bytes.renditions.first?.path)
+        #expect(literalPath == "%25FF%25FE%2580bad.jpg.image.webp")
+        #expect(bytesPath == "%FF%FE%80bad.jpg.image.webp", "names that are not UTF-8 keep their output names")
+        let literalImage = try TestImage(contentsOf: output.appendingPathComponent(literalPath))
+        let bytesImage = try TestImage(contentsOf: output.appendingPathComponent(bytesPath))
+        #expect(literalImage.width == 64 && literalImage.height == 43, "the landscape JPEG's pixels")
+        #expect(bytesImage.width == 64 && bytesImage.height == 64, "the square PNG's pixels")
+        #expect(literal.sha256 != bytes.sha256)
+
+        let again = try await batch.run()
+        #expect(again.summary.skipped == 2 && again.summary.failed == 0)
+        #expect(Set(again.assets.compactMap(\.renditions.first?.path)) == [literalPath, bytesPath])
+    }
+
     /// `inspect` of such a name given as an argument (the shell passes the raw bytes; Swift's
     /// `CommandLine.arguments` would turn 0xFF into U+FFFD) and found in a folder: both read
     /// the file and print it escaped, flagged as in the manifest.

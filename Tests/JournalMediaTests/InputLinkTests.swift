@@ -102,4 +102,46 @@ import Testing
         #expect(manifest.assets.map(\.source) == ["ok.svg"])
         #expect(manifest.ignored == [IgnoredInput(path: "locked", reason: "unreadable folder: Permission denied")])
     }
+
+    /// Issue 27, item 8: a link the walk found leading inside, retargeted outside before the
+    /// file is opened, and a sub-folder swapped for a link to a folder outside: the one open
+    /// is checked (`/proc/self/fd`), so neither outside file is read, hashed or converted.
+    @Test func aLinkRetargetedAfterTheWalkIsNotRead() async throws {
+        let (root, input, secret) = try makeTree()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let manager = FileManager.default
+        let scan = try InputScanner.scanReporting(inputs: [input], output: root.appendingPathComponent("out"))
+        #expect(scan.planned.map(\.relativePath) == ["alias.svg", "photo.heic", "sub/real.svg"])
+
+        // Between the walk and the open, as a hostile process could.
+        let alias = input.appendingPathComponent("alias.svg")
+        try manager.removeItem(at: alias)
+        try manager.createSymbolicLink(atPath: alias.path, withDestinationPath: secret.path)
+        let elsewhere = root.appendingPathComponent("elsewhere")
+        try manager.copyItem(at: secret, to: elsewhere.appendingPathComponent("real.svg"))
+        try manager.moveItem(at: input.appendingPathComponent("sub"), to: root.appendingPathComponent("moved-sub"))
+        try manager.createSymbolicLink(atPath: input.appendingPathComponent("sub").path, withDestinationPath: elsewhere.path)
+
+        let probes = await Batch.probe(scan.planned, jobs: 1)
+        let secretDigest = ContentDigest.sha256(Array(try Data(contentsOf: secret)))
+        for name in ["alias.svg", "sub/real.svg"] {
+            let probe = try #require(probes.first { $0.name == name })
+            #expect(probe.error?.stage == .read, "\(name): \(String(describing: probe.error))")
+            #expect(probe.error?.message.contains("outside the inputs") == true, "\(name)")
+            #expect(probe.format == nil && probe.size == nil)
+            #expect(throws: AssetError.self) { _ = try probe.load() }
+        }
+        let photo = try #require(probes.first { $0.name == "photo.heic" })
+        #expect(photo.error == nil && photo.format == .heic)
+        // A probe closed after its walk (a batch past its descriptor budget) is checked again
+        // when it is reopened.
+        photo.detach()
+        #expect(try photo.load().sha256 != secretDigest)
+
+        // --follow-symlinks: links may lead anywhere, so the retargeted one is read.
+        let followed = try InputScanner.scanReporting(inputs: [input], output: root.appendingPathComponent("out"),
+                                                      followSymlinks: true)
+        let aliasProbe = await Batch.probe(followed.planned.filter { $0.relativePath == "alias.svg" }, jobs: 1)
+        #expect(try aliasProbe.first?.load().sha256 == secretDigest)
+    }
 }

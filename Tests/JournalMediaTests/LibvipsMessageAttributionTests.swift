@@ -160,6 +160,43 @@ import Testing
         #expect(message == "VipsJpeg: Premature end of input file")
     }
 
+    /// Issue 27, item 11: CVipsMessages' per-computation records are used only on a libvips
+    /// they were verified with (8.14.x); another libvips (8.18 calls its error functions
+    /// internally, past the program's definitions) gets its calls forwarded and its own
+    /// buffer read. This process links Debian's libvips 8.14, so the records are on here.
+    @Test func theMessageRecordsAreUsedOnlyOnAVerifiedLibvips() throws {
+        #expect(VipsRuntime.recordsVerified(major: 8, minor: 14))
+        for (major, minor) in [(8, 13), (8, 15), (8, 16), (8, 17), (8, 18), (9, 0)] {
+            #expect(!VipsRuntime.recordsVerified(major: major, minor: minor), "\(major).\(minor)")
+        }
+        try VipsRuntime.ensure()
+        let version = VipsRuntime.version.split(separator: ".").compactMap { Int($0) }
+        let verified = version.count >= 2 && VipsRuntime.recordsVerified(major: version[0], minor: version[1])
+        #expect(VipsRuntime.ownMessages == verified, "libvips \(VipsRuntime.version)")
+    }
+
+    /// Issue 27, item 12: a PNG whose IHDR fails its CRC (Samples/formats/ihdr-crc-damaged.png,
+    /// made by make-samples.sh): libvips 8.14 fails without a message and says why only in a
+    /// GLib warning, which the asset's error now carries, with --jobs 1 and alongside others.
+    @Test func aFailureWithoutAMessageCarriesLibvipsWarning() throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: TestSupport.sample("formats/ihdr-crc-damaged.png"),
+                                         to: input.appendingPathComponent("bad.png"))
+        try FileManager.default.copyItem(at: TestSupport.sample("cmyk.jpg"), to: input.appendingPathComponent("good.jpg"))
+        for jobs in ["1", "2"] {
+            let out = root.appendingPathComponent("out\(jobs)")
+            let run = try TestSupport.runCLI(["convert", input.path, "-o", out.path, "--size", "32", "--jobs", jobs])
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("journal-media: error: bad.png: probe: cannot read the PNG header: "
+                                        + "pngload_buffer failed; libvips warned: IHDR: CRC error"), "\(run.stderr)")
+            let entry = try #require(try TestSupport.manifest(in: out).assets.first { $0.source == "bad.png" })
+            #expect(entry.error?.message.contains("IHDR: CRC error") == true)
+        }
+    }
+
     /// Samples/photo-p3-rotated.heic with its `colr` box (an `rICC` profile) emptied in place:
     /// the box shrinks to its type, the `pixi` and `irot` after it move up, and a `free` box
     /// at the end of `ipco` keeps every size and offset (and every property index) as it was.

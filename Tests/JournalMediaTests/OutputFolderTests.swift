@@ -191,4 +191,49 @@ import Testing
         #expect(replaced[.type] as? FileAttributeType == .typeRegular)
         #expect(manifest.assets.first { $0.source == "b.svg" }?.error == nil)
     }
+
+    /// Issue 27, item 9: `convert A -o out` then `convert B -o out` keeps A's renditions (the
+    /// manifest was written for other inputs) and says so; `--prune` then removes them, naming
+    /// each; a deleted input of the same inputs is still pruned without asking.
+    @Test func aRunOverOtherInputsKeepsTheEarlierRunsOutputs() throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let a = root.appendingPathComponent("a"), b = root.appendingPathComponent("b")
+        for folder in [a, b] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try FileManager.default.copyItem(at: TestSupport.sample("cmyk.jpg"), to: a.appendingPathComponent("one.jpg"))
+        try FileManager.default.copyItem(at: TestSupport.sample("scene.webp"), to: a.appendingPathComponent("two.webp"))
+        try FileManager.default.copyItem(at: TestSupport.sample("alpha-disc.png"), to: b.appendingPathComponent("three.png"))
+        let out = root.appendingPathComponent("out")
+        func files() -> Set<String> {
+            Set(((FileManager.default.enumerator(atPath: out.path)?.allObjects as? [String]) ?? [])
+                .filter { $0.hasSuffix(".webp") })
+        }
+
+        let first = try TestSupport.runCLI(["convert", a.path, "-o", out.path, "--size", "32"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+        #expect((written as? [String: Any])?["inputs"] as? [String] == [a.resolvingSymlinksInPath().path])
+        let second = try TestSupport.runCLI(["convert", b.path, "-o", out.path, "--size", "32", "--wait"])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(files() == ["one.jpg.image.webp", "two.webp.image.webp", "three.png.image.webp"], "A's outputs are kept")
+        #expect(second.stderr.contains("was written for other inputs (\(a.resolvingSymlinksInPath().path)); "
+                                       + "2 renditions it listed that this run did not make were kept"), "\(second.stderr)")
+        #expect(!second.stderr.contains("removed"))
+
+        // Asked: the earlier run's listed renditions go, each named; nothing else.
+        #expect(try TestSupport.runCLI(["convert", a.path, "-o", out.path, "--size", "32", "--prune"]).status == 0)
+        let asked = try TestSupport.runCLI(["convert", b.path, "-o", out.path, "--size", "32", "--prune"])
+        #expect(asked.status == 0, "\(asked.stderr)")
+        #expect(asked.stderr.contains("journal-media: note: removed stale rendition one.jpg.image.webp"), "\(asked.stderr)")
+        #expect(asked.stderr.contains("2 stale renditions removed"))
+        #expect(files() == ["three.png.image.webp"])
+
+        // The same inputs: a deleted input's renditions go without --prune.
+        try FileManager.default.copyItem(at: TestSupport.sample("cmyk.jpg"), to: b.appendingPathComponent("four.jpg"))
+        #expect(try TestSupport.runCLI(["convert", b.path, "-o", out.path, "--size", "32"]).status == 0)
+        try FileManager.default.removeItem(at: b.appendingPathComponent("four.jpg"))
+        let same = try TestSupport.runCLI(["convert", b.path, "-o", out.path, "--size", "32"])
+        #expect(same.stderr.contains("removed stale rendition four.jpg.image.webp"), "\(same.stderr)")
+        #expect(files() == ["three.png.image.webp"])
+    }
 }

@@ -136,3 +136,15 @@ vips jpegsave "$work/s480.ppm" "$out/jpeg-reuse/in-box-q95.jpg" --Q 95 --subsamp
 python3 "$here/scene.py" "$work/s120.ppm" 120 80
 vips icc_transform "$work/s120.ppm" "$work/cmyk120.v" cmyk --input-profile srgb
 vips jpegsave "$work/cmyk120.v" "$out/icc/cmyk-small-untagged.jpg" --Q 90 --strip
+
+# 12. A PNG whose IHDR chunk fails its CRC (issue 27): libpng refuses it, and libvips 8.14
+#     says why only in a warning ("IHDR: CRC error"), which the asset's error then carries.
+python3 "$here/scene.py" "$work/s48.ppm" 48 32
+vips pngsave "$work/s48.ppm" "$work/s48.png" --strip
+python3 - "$work/s48.png" "$out/formats/ihdr-crc-damaged.png" <<'PY'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+assert data[12:16] == b"IHDR"
+data[29:33] = bytes(b ^ 0xFF for b in data[29:33])  # the CRC after IHDR's 13 bytes of data
+open(sys.argv[2], "wb").write(data)
+PY

@@ -81,17 +81,25 @@ public final class AssetExecutor: Sendable {
 
     /// Waits for a slot (cancellable), runs `work` on a thread of its own, frees the slot
     /// and returns the work's value. Costs a thread start (tens of microseconds) per call.
+    ///
+    /// The slot stays taken until everything the work started has returned: a decode the work
+    /// stopped waiting for at its deadline (`DeadlineThread`) keeps the slot until the decoder
+    /// gives its thread back, though the caller has its answer (a timeout) already. So at most
+    /// `maxConcurrentAssets` slots' work runs at once, abandoned decodes included, and the
+    /// threads in use stay bounded by the slots.
     public func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws(Refusal) -> T {
         try await acquire()
         // A thread of its own per slot, not the global Dispatch queue: a slot that was granted
         // runs at once, however many other blocking jobs the process has queued there. The
-        // slot is given back on that thread as soon as the work returns, not when the
-        // awaiting task resumes: that needs a thread of Swift's cooperative pool, which other
-        // blocking work can hold for seconds while the next waiter could already run.
+        // slot is given back on that thread as soon as the work (and what it left running)
+        // returns, not when the awaiting task resumes: that needs a thread of Swift's
+        // cooperative pool, which other blocking work can hold for seconds while the next
+        // waiter could already run.
         return await withCheckedContinuation { continuation in
             let thread = Thread {
-                let value = work()
-                self.release()
+                let hold = ExecutorSlotHold { self.release() }
+                let value = hold.install(work)
+                hold.letGo()
                 continuation.resume(returning: value)
             }
             thread.stackSize = Self.workerStackSize

@@ -74,9 +74,18 @@ public struct Batch: Sendable {
     public var followSymlinks = false
     /// Remove the renditions an earlier run listed in the manifest that this run did not
     /// make (a changed preset, a deleted input). Only paths the earlier manifest names as
-    /// renditions are removed, only regular files, never through a symbolic link, and never
-    /// when the run was stopped early. Default true.
+    /// renditions are removed, only regular files, never through a symbolic link, never
+    /// when the run was stopped early, and only when the earlier manifest was written for the
+    /// same inputs (`Manifest.inputs`; else see `pruneOtherInputs`). Default true.
     public var prune = true
+    /// Prune also when the earlier manifest was written for other inputs (or does not say
+    /// for which): `convert --prune`. Default false: those renditions are kept and
+    /// `onPruneSkipped` says how many, so a run over other inputs into the same output
+    /// folder never deletes another run's outputs.
+    public var pruneOtherInputs = false
+    /// Called once when `prune` kept stale renditions because the earlier manifest was
+    /// written for other inputs: how many, and those inputs (empty when it does not say).
+    public var onPruneSkipped: (@Sendable (_ kept: Int, _ earlierInputs: [String]) -> Void)?
     /// Count files that are not media (text, sidecars, archives: `NotMediaFile`) as failed
     /// assets, as before issue 17; by default they are listed under `ignored` with the
     /// reason and do not make the batch fail.
@@ -117,6 +126,19 @@ public struct Batch: Sendable {
 
     /// Role of a Live Photo's movie poster rendition.
     public static let motionPosterRole = AssetProcessor.motionPosterRole
+
+    /// Output path of an entry's rendition: `renditionPath` of its source as output names
+    /// spell it (`FileNameEscaping.outputName`: a `%` in a valid name becomes `%25`), so two
+    /// inputs never share an output file, whatever their names.
+    static func renditionPath(of entry: ManifestEntry, role: String, format: RenditionFormat) -> String {
+        renditionPath(source: outputKey(entry.source, escaped: entry.sourceEncoding != nil), role: role, format: format)
+    }
+
+    /// An input's name as output names spell it: one-to-one over names (see `renditionPath(of:…)`),
+    /// so also the key earlier entries are found by.
+    static func outputKey(_ source: String, escaped: Bool) -> String {
+        FileNameEscaping.outputName(source, escaped: escaped)
+    }
 
     /// Output path of a rendition, relative to the output folder: `<source>.<role>.<ext>`.
     /// When that file name would pass NAME_MAX (255 bytes), the source's name is cut at a
@@ -160,20 +182,25 @@ public struct Batch: Sendable {
         let manifestURL = output.appendingPathComponent(shard?.manifestName ?? Batch.manifestName)
         let journalName = shard?.journalName ?? ManifestJournal.fileName
 
+        // Earlier entries made with this preset and settings, by output name: reused unless
+        // `force`, and kept for the assets a stopped run did not reach either way.
         var previous: [String: ManifestEntry] = [:]
         // Every rendition an earlier run wrote and listed, whatever its preset: what `prune` may remove.
         var earlierRenditions = Set<String>()
+        // The inputs the earlier manifest was written for (nil: no manifest, or it does not say).
+        var earlierInputs: [String]?
         if let data = try? Data(contentsOf: manifestURL), let manifest = try? Manifest.decode(data),
            manifest.schemaVersion == Manifest.currentSchemaVersion {
+            earlierInputs = manifest.inputs
             for entry in manifest.assets { earlierRenditions.formUnion(entry.renditions.compactMap(\.path)) }
-            if !force, manifest.preset == options.renditions, manifest.effectiveSettings == options.outputSettings {
-                for entry in manifest.assets { previous[entry.source] = entry }
+            if manifest.preset == options.renditions, manifest.effectiveSettings == options.outputSettings {
+                for entry in manifest.assets { previous[Batch.outputKey(entry.source, escaped: entry.sourceEncoding != nil)] = entry }
             }
         }
         // Entries an interrupted run finished after its last manifest: later lines win.
         let replayed = force ? nil : ManifestJournal.replay(in: output, name: journalName, preset: options.renditions,
                                                                 settings: options.outputSettings)
-        for entry in replayed ?? [] { previous[entry.source] = entry }
+        for entry in replayed ?? [] { previous[Batch.outputKey(entry.source, escaped: entry.sourceEncoding != nil)] = entry }
         for entry in replayed ?? [] { earlierRenditions.formUnion(entry.renditions.compactMap(\.path)) }
         let journal: ManifestJournal
         do {
@@ -187,6 +214,9 @@ public struct Batch: Sendable {
 
         let units: [WorkUnit]
         var entries: [ManifestEntry?]
+        // With `force`: each unit's earlier entry, put back for the units a stopped run did not
+        // reach (their files are still on disk), so the manifest keeps listing them.
+        var untouched: [ManifestEntry?] = []
         // Each probe is handed to its unit's worker and dropped here, so it is freed once its
         // file is processed rather than at the end of the batch.
         var probes: [ProbedAsset?]
@@ -208,7 +238,16 @@ public struct Batch: Sendable {
             var mine = LivePhotoPairer.units(all)
             if let shard { mine = mine.filter { shard.contains(all[$0.primary].name) } }
             units = mine
-            entries = units.map { previous[all[$0.primary].name] }
+            let earlier = units.map { unit in
+                let probe = all[unit.primary]
+                return previous[Batch.outputKey(probe.name, escaped: probe.pathBytes != nil)]
+            }
+            if force {
+                untouched = earlier
+                entries = Array(repeating: nil, count: units.count)
+            } else {
+                entries = earlier
+            }
             probes = all
         }
         previous = [:]
@@ -267,7 +306,16 @@ public struct Batch: Sendable {
         }
 
         progress.elapsedSeconds = Date().timeIntervalSince(start)
-        let outline = makeManifest(entries, ignored: ignored, progress: progress)
+        // Stopped before every unit finished: the units not reached keep their earlier entries
+        // (under `force` too), and the manifest says it is partial.
+        let complete = progress.done == units.count
+        if !complete {
+            for index in untouched.indices where entries[index] == nil { entries[index] = untouched[index] }
+        }
+        untouched = []
+        var outline = makeManifest(entries, ignored: ignored, progress: progress)
+        outline.inputs = scan.roots
+        if !complete { outline.complete = false }
         do {
             // Compaction: the whole manifest once, streamed entry by entry from the batch's
             // own list (no second copy of the entries); then the journal goes.
@@ -284,8 +332,14 @@ public struct Batch: Sendable {
         if prune, stopRequest?.isRequested != true {
             var kept = Set<String>()
             for entry in entries { if let entry { kept.formUnion(entry.renditions.compactMap(\.path)) } }
-            for path in earlierRenditions.subtracting(kept).sorted() where AtomicFile.removeStale(path, under: output) {
-                onPrune?(path)
+            let stale = earlierRenditions.subtracting(kept).sorted()
+            // Only what a run over the same inputs listed: another input set's outputs stay
+            // unless asked (`pruneOtherInputs`).
+            let sameInputs = earlierInputs.map { Set($0) == Set(scan.roots) } ?? false
+            if sameInputs || pruneOtherInputs {
+                for path in stale where AtomicFile.removeStale(path, under: output) { onPrune?(path) }
+            } else if !stale.isEmpty {
+                onPruneSkipped?(stale.count, earlierInputs ?? [])
             }
         }
         guard returnsEntries else { return outline }
@@ -325,7 +379,7 @@ public struct Batch: Sendable {
                 for index in stride(from: worker, to: planned.count, by: workers) {
                     let probe = ProbedAsset.open(planned[index].url, name: planned[index].relativePath,
                                                  keepMediaOpen: false, pathBytes: planned[index].pathBytes,
-                                                 sidecars: sidecars)
+                                                 sidecars: sidecars, confinedTo: planned[index].confinement)
                     probe.releaseBuffers()
                     if index >= budget { probe.detach() }
                     slots.store(probe, at: index)
@@ -460,7 +514,7 @@ public struct Batch: Sendable {
     private static func write(_ entry: inout ManifestEntry, output: URL) {
         for index in entry.renditions.indices {
             let rendition = entry.renditions[index]
-            let path = renditionPath(source: entry.source, role: rendition.role, format: rendition.format)
+            let path = renditionPath(of: entry, role: rendition.role, format: rendition.format)
             do {
                 try AtomicFile.write(rendition.data, to: path, under: output)
             } catch {
@@ -484,9 +538,13 @@ public struct Batch: Sendable {
         }
     }
 
+    /// Whether every rendition of an earlier entry is on disk at the size it recorded, under
+    /// the name this version gives it (an entry named before `%` was escaped in output names
+    /// is redone, and its old files removed).
     private static func renditionsPresent(_ entry: ManifestEntry, in output: URL) -> Bool {
         entry.renditions.allSatisfy { record in
-            guard let path = record.path else { return false }
+            guard let path = record.path,
+                  path == renditionPath(of: entry, role: record.role, format: record.format) else { return false }
             return AtomicFile.size(of: path, under: output) == record.bytes
         }
     }

@@ -76,7 +76,7 @@ extension Manifest {
                 throw MergeError(description: "part \(number + 1) was made with other settings (colours or notification clips)")
             }
             for entry in part.assets {
-                guard seen.insert(entry.source).inserted else {
+                guard seen.insert(Batch.outputKey(entry.source, escaped: entry.sourceEncoding != nil)).inserted else {
                     throw MergeError(description: "\(entry.source) is in more than one part")
                 }
                 assets.append(entry)
@@ -90,7 +90,10 @@ extension Manifest {
             assets: assets.count, succeeded: assets.count - failed, failed: failed, processed: processed,
             skipped: parts.reduce(0) { $0 + $1.summary.skipped }, elapsedSeconds: elapsed,
             assetsPerSecond: elapsed > 0 ? (Double(processed) / elapsed * 100).rounded() / 100 : 0)
-        return Manifest(generator: first.generator, preset: first.preset, settings: first.settings, assets: assets,
-                        summary: summary)
+        var merged = Manifest(generator: first.generator, preset: first.preset, settings: first.settings,
+                              assets: assets, summary: summary)
+        merged.inputs = first.inputs
+        if parts.contains(where: { $0.complete == false }) { merged.complete = false }
+        return merged
     }
 }

@@ -7,10 +7,12 @@ import JournalMediaCore
 /// libvips stops a computation between tiles when the guard says stop (`VipsInterrupt`, the
 /// kill flag), but some decoders do all their work in one call that nothing can interrupt:
 /// librsvg draws an SVG in one 2000-pixel tile (a 1 KB drawing of stacked blurs takes half a
-/// minute), libheif decodes a whole HEIF image at once. For those the caller stops waiting
-/// when the guard stops (deadline or cancellation) and reports why; the thread is left to
-/// finish on its own (the guard cancelled, its result discarded), holding its memory and one
-/// core until the library returns.
+/// minute), libheif decodes a whole HEIF image at once. librsvg is stopped all the same, at
+/// its next new surface (`VipsInterrupt.connectDrawingStop`, within a filter pass); libheif is
+/// not. For those the caller stops waiting when the guard stops (deadline or cancellation)
+/// and reports why; the thread is left to finish on its own (its result discarded), holding
+/// its memory, one core, and the `AssetExecutor` slot it runs in (`ExecutorSlotHold`): no new
+/// work takes that slot until the decoder returns.
 ///
 /// Used by `StillDecoding` for every still decode but JPEG's, which stops by itself at the
 /// guard's next check and runs on the caller's thread. Costs one thread start (tens of
@@ -30,7 +32,14 @@ enum DeadlineThread {
     /// the abandoned computation is cancelled, so a deadline stays a deadline).
     static func run<T>(under stop: DecodeGuard, _ work: @escaping () -> T) -> Outcome<T> {
         let box = OutcomeBox<T>(work)
-        let thread = Thread { box.finish(stop.install { box.work() }) }
+        // The slot this runs in (if any) stays taken until the thread returns, even when the
+        // caller has stopped waiting for it.
+        let slot = ExecutorSlotHold.current
+        slot?.hold()
+        let thread = Thread {
+            box.finish(stop.install { box.work() })
+            slot?.letGo()
+        }
         // libvips and the libraries under it expect a normal thread's stack.
         thread.stackSize = 8 << 20
         thread.start()

@@ -6,10 +6,15 @@ import JournalMediaVideo
 
 /// How many probed files a batch may keep open between probing and processing: the
 /// process's descriptor limit (the soft limit raised to the hard one, once) less a reserve
-/// for libraries, outputs and the standard streams. Asked once per batch; costs two
-/// `getrlimit`/`setrlimit` calls.
-enum DescriptorBudget {
-    static let reserve = 256
+/// for libraries, outputs and the standard streams. Asked once per batch, and by the server
+/// for its connection cap; costs two `getrlimit`/`setrlimit` calls, once.
+public enum DescriptorBudget {
+    /// Descriptors kept for libraries, outputs, and the standard streams.
+    public static let reserve = 256
+
+    /// The process's descriptor limit, its soft value raised to the hard one on first call
+    /// (systemd starts services at a soft 1024).
+    public static func processLimit() -> Int { limit }
 
     private static let limit: Int = {
         var limits = rlimit()

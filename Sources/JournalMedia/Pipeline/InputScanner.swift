@@ -13,6 +13,11 @@ public struct PlannedAsset: Sendable, Equatable {
     /// The file's path as the file system spells it, when `url` cannot (a name that is not
     /// valid UTF-8: Foundation's URL would replace its bytes); nil otherwise.
     public var pathBytes: [UInt8]? = nil
+    /// For a file found by walking an input folder: the canonical paths of every input, one of
+    /// which the file must lie in when it is opened (`ProbedAsset.open(_:…confinedTo:)`), so a
+    /// symbolic link (or a folder on the path) swapped after the walk cannot lead outside.
+    /// Nil for inputs named on the command line, and with `followSymlinks`.
+    public var confinement: [[UInt8]]? = nil
 }
 
 /// What a scan found: the files to convert, and what the input folders held that will not be
@@ -20,6 +25,9 @@ public struct PlannedAsset: Sendable, Equatable {
 public struct InputScan: Sendable, Equatable {
     public var planned: [PlannedAsset]
     public var ignored: [IgnoredInput]
+    /// Each input's canonical absolute path, in the order given (escaped when not valid
+    /// UTF-8): what `Manifest.inputs` records.
+    public var roots: [String] = []
 }
 
 /// Expands the command line's inputs into a sorted, de-duplicated list of files.
@@ -35,7 +43,9 @@ public struct InputScan: Sendable, Equatable {
 /// resolves inside one of the inputs (or always, with `followSymlinks`); links resolving
 /// outside, dangling links and links to folders (never followed: no cycles) are listed in
 /// `ignored`, as are unreadable folders, FIFOs, sockets and devices. Inputs named on the
-/// command line are used as given.
+/// command line are used as given. What the walk checked can change before the file is
+/// read, so each file found in a folder carries the inputs it must lie in
+/// (`PlannedAsset.confinement`), checked again on the descriptor it is read through.
 public enum InputScanner {
     public static func scan(inputs: [URL], output: URL) throws(BatchError) -> [PlannedAsset] {
         try scanReporting(inputs: inputs, output: output).planned
@@ -106,6 +116,7 @@ public enum InputScanner {
         var planned: [PlannedAsset] = []
         var ignored: [IgnoredInput] = []
         var seenFiles = Set<[UInt8]>()
+        let confinement = followSymlinks ? nil : roots.map(\.path)
         for (index, root) in roots.enumerated() {
             let several = roots.count > 1
             let rootIsText = String(validating: root.path, as: UTF8.self) != nil
@@ -130,7 +141,8 @@ public enum InputScanner {
                 let key = file.pathBytes ?? Array(url.path.utf8)
                 if seenFiles.insert(key).inserted {
                     let prefix = !several ? "" : (file.pathBytes == nil ? prefixes[index].shown : prefixes[index].escaped) + "/"
-                    planned.append(PlannedAsset(url: url, relativePath: prefix + file.relative, pathBytes: file.pathBytes))
+                    planned.append(PlannedAsset(url: url, relativePath: prefix + file.relative, pathBytes: file.pathBytes,
+                                                confinement: confinement))
                 }
             }
             ignored += found.ignored.map {
@@ -143,7 +155,8 @@ public enum InputScanner {
         }
         let order: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return InputScan(planned: planned.sorted { order($0.relativePath, $1.relativePath) },
-                         ignored: ignored.sorted { order($0.path, $1.path) })
+                         ignored: ignored.sorted { order($0.path, $1.path) },
+                         roots: roots.map { FileNameEscaping.shown($0.path).text })
     }
 
     /// Files named on a command line with folders expanded (recursed, hidden entries skipped,

@@ -45,6 +45,8 @@ public final class ProbedAsset: @unchecked Sendable {
     /// The file's path bytes when its name is not valid UTF-8 (`url` cannot spell it); the
     /// name is then percent-escaped (`FileNameEscaping`).
     public private(set) var pathBytes: [UInt8]?
+    /// Where the file must lie when it is reopened (`open(_:…confinedTo:)`); nil: anywhere.
+    private var confinement: [[UInt8]]?
 
     /// Where every later read comes from (nil when the open failed, or while detached).
     private(set) var input: (any ByteSource)?
@@ -79,15 +81,17 @@ public final class ProbedAsset: @unchecked Sendable {
     ///   valid UTF-8 (`url` then only names it); `name` is then its escaped spelling.
     /// - Parameter sidecars: how the XMP sidecar beside the file is found: `.direct` (a few
     ///   `open`s) for one file, a shared `XMPSidecars.listing()` for a run over folders.
+    /// - Parameter roots: where the opened file must lie (`PlannedAsset.confinement`; checked
+    ///   after the open, and again after a reopen); nil: anywhere.
     public static func open(_ url: URL, name: String? = nil, keepMediaOpen: Bool = true,
                             maxPixels: Int = Defaults.maxPixels, pathBytes: [UInt8]? = nil,
-                            sidecars: XMPSidecars = .direct) -> ProbedAsset {
+                            sidecars: XMPSidecars = .direct, confinedTo roots: [[UInt8]]? = nil) -> ProbedAsset {
         // `URL`'s path helpers cost more than a small file's whole probe: the path once, as text.
         let path = url.path
         let name = name ?? path
         let file: FileBytes
         let probed: ProbedAsset
-        switch pathBytes.map(RegularFile.open(pathBytes:)) ?? RegularFile.open(path) {
+        switch RegularFile.open(pathBytes: pathBytes ?? Array(path.utf8), confinedTo: roots) {
         case .success(let opened):
             file = FileBytes(file: opened)
             let fileName = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
@@ -99,6 +103,7 @@ public final class ProbedAsset: @unchecked Sendable {
                                  media: nil, error: AssetError(file: name, stage: .read, message: error.message))
         }
         probed.pathBytes = pathBytes
+        probed.confinement = roots
         return probed
     }
 
@@ -220,7 +225,7 @@ public final class ProbedAsset: @unchecked Sendable {
     private func openInput() throws(AssetError) -> any ByteSource {
         if let input { return input }
         guard let url, error == nil else { throw AssetError(file: name, stage: .read, message: "the file is not open") }
-        switch pathBytes.map(RegularFile.open(pathBytes:)) ?? RegularFile.open(url.path) {
+        switch RegularFile.open(pathBytes: pathBytes ?? Array(url.path.utf8), confinedTo: confinement) {
         case .success(let file):
             guard file.size == size, file.modified == modified else {
                 close(file.descriptor)

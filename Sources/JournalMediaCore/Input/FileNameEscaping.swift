@@ -4,6 +4,9 @@
 /// flagged (`sourceEncoding` / `pathEncoding` = `"percent"` in the manifest), so a reader
 /// knows to decode it; valid UTF-8 names are never escaped and never flagged.
 ///
+/// Output file names are spelled by `outputName(_:escaped:)`, which escapes the `%` of valid
+/// names too, so no two inputs share an output name.
+///
 /// Used by the folder scanner for each name it reads; costs one pass over the name.
 public enum FileNameEscaping {
     /// The manifest's value of `sourceEncoding` / `pathEncoding` for escaped names.
@@ -40,6 +43,19 @@ public enum FileNameEscaping {
             }
         }
         return text
+    }
+
+    /// How a name (or relative path) is spelled in output file names: its escaped spelling
+    /// whatever its bytes, i.e. an escaped name as it is, and a valid UTF-8 name with each
+    /// `%` written `%25` (other characters kept). One-to-one over the names' bytes, so the
+    /// literal name `%FF.jpg` and the byte 0xFF followed by `.jpg` (shown `%FF.jpg`, flagged
+    /// escaped) get different outputs (`%25FF.jpg…` and `%FF.jpg…`). A name without `%` is
+    /// spelled as it is. Costs one pass over a name that holds a `%`.
+    public static func outputName(_ text: String, escaped: Bool) -> String {
+        guard !escaped, text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        var spelled = ""
+        for character in text { spelled += character == "%" ? "%25" : String(character) }
+        return spelled
     }
 
     /// The bytes an escaped name stands for (the inverse of `escaped`); nil when `text` has a

@@ -18,6 +18,17 @@ public struct Manifest: Codable, Sendable {
     /// without a version change: readers of older manifests see an empty list).
     public var ignored: [IgnoredInput]
     public var summary: ManifestSummary
+    /// The inputs of the run that wrote it, as canonical absolute paths (a path that is not
+    /// valid UTF-8 percent-escaped, `FileNameEscaping`), in command-line order. A later run
+    /// over the same inputs prunes the renditions it no longer makes; over other inputs it
+    /// prunes nothing without `--prune`. Added in schema 1 without a version change: absent
+    /// in manifests written before, which count as written for other inputs.
+    public var inputs: [String]?
+    /// False when the run that wrote it was stopped (Ctrl-C, SIGTERM, cancelled) before every
+    /// input was reached: the inputs not reached keep the entry an earlier run gave them
+    /// (`--force` too), or have none. Absent (nil) when the run reached every input. Added in
+    /// schema 1 without a version change.
+    public var complete: Bool?
 
     public init(generator: String, preset: [RenditionSpec], settings: OutputSettings? = nil, assets: [ManifestEntry],
                 ignored: [IgnoredInput] = [], summary: ManifestSummary) {
@@ -31,7 +42,7 @@ public struct Manifest: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case schemaVersion, generator, preset, settings, assets, ignored, summary
+        case schemaVersion, generator, preset, settings, assets, ignored, summary, inputs, complete
     }
 
     /// The settings the entries were made with, the defaults for a manifest that predates the field.
@@ -46,6 +57,8 @@ public struct Manifest: Codable, Sendable {
         assets = try container.decode([ManifestEntry].self, forKey: .assets)
         ignored = try container.decodeIfPresent([IgnoredInput].self, forKey: .ignored) ?? []
         summary = try container.decode(ManifestSummary.self, forKey: .summary)
+        inputs = try container.decodeIfPresent([String].self, forKey: .inputs)
+        complete = try container.decodeIfPresent(Bool.self, forKey: .complete)
     }
 
     /// JSON as written to disk: pretty, keys sorted, slashes unescaped.
