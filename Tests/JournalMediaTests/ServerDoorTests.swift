@@ -10,6 +10,7 @@ import Testing
 /// clean-up, unlike URLSession and curl without `--path-as-is`), optionally only the head
 /// of a request whose body it never sends, and reads the answer until the server closes
 /// or `timeoutSeconds` pass. Runs on a thread of its own (blocking socket calls).
+/// Built on `LoopbackSocket`.
 enum RawHTTP {
     struct Answer {
         var status: Int
@@ -18,64 +19,32 @@ enum RawHTTP {
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body) as? [String: Any]) ?? [:] }
     }
 
-    enum Failure: Error { case connect, noAnswer(String) }
+    enum Failure: Error { case noAnswer(String) }
 
-    /// Sends `head` (request line and headers, without the blank line), then `body`.
-    /// With `holdOpen`, the connection is not half-closed after sending: the server sees a
-    /// client that stopped mid-body.
+    /// Sends `head` (request line and headers, without the blank line), then `body`, and
+    /// reads the answer.
     static func exchange(port: Int, _ head: String, body: Data = Data(), timeoutSeconds: Int = 60) async throws -> Answer {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(with: Result { try blockingExchange(port: port, head, body: body, timeoutSeconds: timeoutSeconds) })
-            }
-            thread.start()
-        }
+        let socket = try start(port: port, head, partialBody: body, timeoutSeconds: timeoutSeconds)
+        return try await answer(on: socket)
     }
 
-    private static func blockingExchange(port: Int, _ head: String, body: Data, timeoutSeconds: Int) throws -> Answer {
-        let socket = try connect(port: port, timeoutSeconds: timeoutSeconds)
-        defer { close(socket) }
-        let request = Data((head + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").utf8) + body
-        send(socket, request)
-        return try readAnswer(socket)
-    }
-
-    /// Connects, sends `head` and the first bytes of a body, and leaves the connection open:
-    /// a client that has not sent (or will never send) the rest. Read with `answer(on:)`.
-    static func start(port: Int, _ head: String, partialBody: Data = Data(), timeoutSeconds: Int = 60) throws -> Int32 {
-        let socket = try connect(port: port, timeoutSeconds: timeoutSeconds)
-        send(socket, Data((head + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").utf8) + partialBody)
+    /// Connects (`LoopbackSocket`, with send and receive timeouts), sends `head` and the
+    /// first bytes of a body, and leaves the connection open: a client that has not sent (or
+    /// will never send) the rest. Read with `answer(on:)`; closed when released.
+    static func start(port: Int, _ head: String, partialBody: Data = Data(), timeoutSeconds: Int = 60) throws -> LoopbackSocket {
+        let socket = try LoopbackSocket(port: port)
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(socket.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket.descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        send(socket.descriptor, Data((head + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").utf8) + partialBody)
         return socket
     }
 
     /// The answer on a socket from `start`, read on a thread of its own.
-    static func answer(on socket: Int32) async throws -> Answer {
+    static func answer(on socket: LoopbackSocket) async throws -> Answer {
         try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try readAnswer(socket) }) }.start()
+            Thread { continuation.resume(with: Result { try readAnswer(socket.descriptor) }) }.start()
         }
-    }
-
-    /// A connected socket with send and receive timeouts.
-    static func connect(port: Int, timeoutSeconds: Int) throws -> Int32 {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw Failure.connect }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(socket)
-            throw Failure.connect
-        }
-        return socket
     }
 
     static func send(_ socket: Int32, _ data: Data) {
@@ -207,7 +176,7 @@ extension ServerTests {
     /// Opens an upload declaring `length` bytes that sends only its first 1,000 and waits
     /// (up to 60 s) until the server has admitted it (`admitted` holds); the caller closes it.
     static func stalledUpload(port: Int, length: Int, server: JournalMediaServer,
-                              admitted: (UploadAdmission) -> Bool) async throws -> Int32 {
+                              admitted: (UploadAdmission) -> Bool) async throws -> LoopbackSocket {
         let socket = try RawHTTP.start(port: port, "POST /v1/assets HTTP/1.1\r\nContent-Length: \(length)\r\nX-Filename: a.jpg",
                                        partialBody: Data(repeating: 0xFF, count: 1000))
         let start = Date()
@@ -228,14 +197,13 @@ extension ServerTests {
         try await Self.withServer(configuration) { base, server in
             let port = try #require(base.port)
             let holder = try await Self.stalledUpload(port: port, length: 1_000_000, server: server) { $0.inUse.uploads > 0 }
-            defer { close(holder) }
             // Only the head: a server that waits for the body never answers within the timeout.
             let waiting = try RawHTTP.start(port: port, "POST /v1/assets HTTP/1.1\r\nContent-Length: 500000\r\nX-Filename: b.jpg",
                                             timeoutSeconds: 20)
-            defer { close(waiting) }
             let refused = try await RawHTTP.answer(on: waiting)
             #expect(refused.status == 503 && refused.headers["retry-after"] == "1", "\(refused.status)")
             #expect(refused.json["reason"] as? String == "busy")
+            withExtendedLifetime(holder) {}  // the stalled upload stays open until here
         }
     }
 
@@ -252,12 +220,10 @@ extension ServerTests {
             let start = Date()
             let declared = try RawHTTP.start(port: port, "POST /v1/dates HTTP/1.1\r\nContent-Length: 300000\r\nX-Filename: b.jpg",
                                              timeoutSeconds: 20)
-            defer { close(declared) }
             let refused = try await RawHTTP.answer(on: declared)
             #expect(refused.status == 503 && refused.headers["retry-after"] == "1" && refused.json["reason"] as? String == "busy")
             let over = try RawHTTP.start(port: port, "POST /v1/assets HTTP/1.1\r\nContent-Length: 2000000\r\nX-Filename: c.jpg",
                                          timeoutSeconds: 20)
-            defer { close(over) }
             let tooLarge = try await RawHTTP.answer(on: over)
             #expect(tooLarge.status == 413 && tooLarge.json["reason"] as? String == "overByteLimit")
             // Chunked, no length: refused once it outgrows what is left.
@@ -267,7 +233,7 @@ extension ServerTests {
             let grown = try await RawHTTP.exchange(port: port, "POST /v1/assets HTTP/1.1\r\nTransfer-Encoding: chunked\r\nX-Filename: d.jpg",
                                                    body: chunked, timeoutSeconds: 20)
             #expect(grown.status == 503 && grown.json["reason"] as? String == "busy", "\(grown.status)")
-            close(holder)
+            shutdown(holder.descriptor, Int32(SHUT_RDWR))
             while server.admission.inUse.bytes > 0 && Date().timeIntervalSince(start) < 60 {
                 try await Task.sleep(nanoseconds: 5_000_000)
             }
