@@ -6,7 +6,9 @@
 # Prints schemathesis' summary. Then uploads encoded by Python `requests` (forms,
 # multipart/mixed answers, a suggestion bundle): service_multipart_check.py. Then the abuse
 # suite's limits part (slowloris, slow and endless bodies, descriptor exhaustion, timed-out
-# decodes, SIGTERM with stalled clients; servers of its own): service_abuse_limits.py.
+# decodes, SIGTERM with stalled clients; servers of its own): service_abuse_limits.py; and its
+# door and memory part (route spellings without the token, crafted multipart + /healthz p99,
+# 64 concurrent 30 MB uploads + peak RSS; servers of its own): service_abuse_door.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=.build-venv-service
@@ -29,3 +31,4 @@ echo "service-check: server at $URL"
   --max-examples "$MAX_EXAMPLES" --workers 2 --no-color --request-timeout 120
 "$VENV/bin/python" Benchmarks/service_multipart_check.py "$URL"
 python3 Benchmarks/service_abuse_limits.py "$BIN"
+timeout 900 "$VENV/bin/python" Benchmarks/service_abuse_door.py "$BIN"

@@ -9,16 +9,18 @@ import JournalMedia
 /// with base64 data (the default) or as `multipart/mixed` (chosen by `Accept`), or, when
 /// the server has an output folder, written there with their paths in the JSON.
 ///
-/// Limits: the body is refused past `maxBodyBytes` (413, from `Content-Length` before
-/// reading when given) and must arrive within `bodyTimeoutSeconds` (408); a malformed
-/// multipart body is 400; the asset's own failures are 422 (over the pixel limit,
-/// unreadable, corrupt, unsupported), 504 past `deadlineSeconds`, 503 + `Retry-After` when
-/// `maxQueued` requests already wait; 406 when `Accept` allows none of the answers.
-/// Costs one copy of the body (two for multipart: the body and the file part) plus the
-/// processing of the asset.
+/// Limits: before the body is read, 503 + `Retry-After` when `maxConcurrentAssets +
+/// maxQueued` uploads are already in progress or the body budget is used up, 413 past
+/// `maxBodyBytes` (from `Content-Length` when given; `UploadAdmission`); the body must arrive
+/// within `bodyTimeoutSeconds` (408); a malformed multipart body is 400; the asset's own
+/// failures are 422 (over the pixel limit, unreadable, corrupt, unsupported), 504 past
+/// `deadlineSeconds`, 503 + `Retry-After` when `maxQueued` requests already wait; 406 when
+/// `Accept` allows none of the answers. Costs the body once in memory (a form's file part
+/// is cut out of it in place) plus the processing of the asset.
 struct AssetRoutes: Sendable {
     let configuration: ServeConfiguration
     let processors: [String: AssetProcessor]
+    let admission: UploadAdmission
 
     func add(to router: Router<BasicRequestContext>) {
         router.post("/v1/assets") { request, _ in
@@ -44,9 +46,10 @@ struct AssetRoutes: Sendable {
         }
         let queryPreset = request.uri.queryParameters["preset"].map(String.init)
         if let queryPreset, processors[queryPreset] == nil { throw unknownPreset(queryPreset) }
-        let reader = RequestBody(configuration: configuration)
-        let body = try await reader.collect(request)
-        let upload = try read(body, request: request, reader: reader, queryPreset: queryPreset)
+        let reader = RequestBody(configuration: configuration, admission: admission)
+        let (body, ticket) = try await reader.collect(request)
+        defer { ticket.release() }
+        let upload = try await read(consume body, request: request, reader: reader, queryPreset: queryPreset)
         guard let processor = processors[upload.preset] else { throw unknownPreset(upload.preset) }
         guard !upload.bytes.isEmpty else {
             throw ProblemResponse(.unprocessableContent, "read: the file is empty", reason: "empty", stage: "read")
@@ -73,34 +76,47 @@ struct AssetRoutes: Sendable {
         }
     }
 
-    /// The upload inside `body`: the body itself, or the `file` part of a form.
-    private func read(_ body: ByteBuffer, request: Request, reader: RequestBody,
-                      queryPreset: String?) throws(ProblemResponse) -> Upload {
+    /// The upload inside `body`: the body itself, or the `file` part of a form (found on a
+    /// thread of its own, and cut out of the body in place: no second copy).
+    private func read(_ body: consuming [UInt8], request: Request, reader: RequestBody,
+                      queryPreset: String?) async throws(ProblemResponse) -> Upload {
         let contentType = RequestBody.contentType(request)
         if contentType.essence == "multipart/form-data" {
-            let parts = try reader.parts(of: body, contentType: contentType.raw)
-            let named = parts.first { $0.name == "file" }
-            let withFile = parts.filter { $0.filename != nil }
-            guard let file = named ?? (withFile.count == 1 ? withFile.first : nil) else {
-                throw ProblemResponse(.badRequest, "multipart: no part named \"file\" (the asset's bytes, with its filename)",
-                                      reason: "invalidInput", stage: "read")
+            let box = BodyBox(consume body)
+            let filename = request.headers.first { $0.name.canonicalName == "x-filename" }?.value
+            return try await BlockingWork.run { () throws(ProblemResponse) -> Upload in
+                try Self.formUpload(box.take(), contentType: contentType.raw, reader: reader, queryPreset: queryPreset,
+                                    headerFilename: filename)
             }
-            var preset = queryPreset ?? "default"
-            if let field = parts.first(where: { $0.name == "preset" }) {
-                guard let text = RequestBody.text(of: field, in: body), !text.isEmpty else {
-                    throw ProblemResponse(.badRequest, "multipart: the preset field is not a short UTF-8 name",
-                                          reason: "invalidInput", stage: "read")
-                }
-                preset = text
-            }
-            let given = file.filename ?? request.headers.first { $0.name.canonicalName == "x-filename" }?.value
-            return Upload(bytes: RequestBody.bytes(of: file, in: body), filename: Self.filename(given), preset: preset)
         }
         if contentType.essence.hasPrefix("multipart/") {
             throw RequestBody.unsupportedMediaType(contentType.essence, expected: "multipart/form-data or the raw file")
         }
-        let bytes = body.getBytes(at: body.readerIndex, length: body.readableBytes) ?? []
-        return Upload(bytes: bytes, filename: Self.filename(request), preset: queryPreset ?? "default")
+        return Upload(bytes: body, filename: Self.filename(request), preset: queryPreset ?? "default")
+    }
+
+    /// The `file` part of a form body, and the preset field.
+    private static func formUpload(_ body: consuming [UInt8], contentType: String, reader: RequestBody,
+                                   queryPreset: String?, headerFilename: String?) throws(ProblemResponse) -> Upload {
+        let parts = try reader.parts(of: body, contentType: contentType)
+        let named = parts.first { $0.name == "file" }
+        let withFile = parts.filter { $0.filename != nil }
+        guard let file = named ?? (withFile.count == 1 ? withFile.first : nil) else {
+            throw ProblemResponse(.badRequest, "multipart: no part named \"file\" (the asset's bytes, with its filename)",
+                                  reason: "invalidInput", stage: "read")
+        }
+        var preset = queryPreset ?? "default"
+        if let field = parts.first(where: { $0.name == "preset" }) {
+            guard let text = RequestBody.text(of: field, in: body), !text.isEmpty else {
+                throw ProblemResponse(.badRequest, "multipart: the preset field is not a short UTF-8 name",
+                                      reason: "invalidInput", stage: "read")
+            }
+            preset = text
+        }
+        // The file's bytes, moved to the front of the body's own storage.
+        body.removeSubrange(file.range.upperBound...)
+        body.removeSubrange(..<file.range.lowerBound)
+        return Upload(bytes: body, filename: Self.filename(file.filename ?? headerFilename), preset: preset)
     }
 
     private func unknownPreset(_ name: String) -> ProblemResponse {

@@ -3,7 +3,7 @@ import Hummingbird
 import JournalMedia
 
 /// The files of a suggestion bundle uploaded as form parts, laid out in a private staging
-/// folder the way the CLI finds them beside `suggestion.json`: each part named by its bundle
+/// folder (`PrivateStaging`: 0700 folders, 0600 files) the way the CLI finds them beside `suggestion.json`: each part named by its bundle
 /// path (`files/photo.jpg`) is written there when the bundle references it, so
 /// `SuggestionProcessor` resolves references exactly as `journal-media suggestion` does (a
 /// reference without an uploaded part is that item's "no such file" error).
@@ -38,9 +38,11 @@ struct BundleUpload {
         return .success(components.joined(separator: "/"))
     }
 
-    /// Writes the referenced parts of `parts` (all but `bundlePart`) below `folder`.
-    static func stage(_ parts: [MultipartFormParser.Part], except bundlePart: Int, of body: ByteBuffer,
-                      bundle: SuggestionBundle, in folder: URL) throws(ProblemResponse) {
+    /// Writes the referenced parts of `parts` (all but `bundlePart`) below `folder` (a
+    /// relative path, created even when nothing is written) in `staging`.
+    static func stage(_ parts: [MultipartFormParser.Part], except bundlePart: Int, of body: [UInt8],
+                      bundle: SuggestionBundle, in staging: PrivateStaging, under folder: String) throws(ProblemResponse) {
+        try staging.makeFolder(folder)
         var referenced = Set<String>()
         for item in bundle.suggestion.items {
             for file in item.files { if case .success(let path) = normalize(file.path) { referenced.insert(path) } }
@@ -60,12 +62,12 @@ struct BundleUpload {
                 throw ProblemResponse(.badRequest, "multipart: two parts are named \(path)", reason: "invalidInput", stage: "read")
             }
             guard referenced.contains(path) else { continue }
-            do {
-                try AtomicFile.write(RequestBody.bytes(of: part, in: body), to: path, under: folder)
-            } catch {
-                throw ProblemResponse(.internalServerError, "write: cannot stage \(path): \(error)",
-                                      reason: "writeFailed", stage: "write")
+            let written = body.withUnsafeBytes { bytes in
+                Result { () throws(ProblemResponse) in
+                    try staging.write(UnsafeRawBufferPointer(rebasing: bytes[part.range]), to: folder + "/" + path)
+                }
             }
+            try written.get()
         }
     }
 

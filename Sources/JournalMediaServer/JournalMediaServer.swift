@@ -8,10 +8,12 @@ import ServiceLifecycle
 import UnixSignals
 
 /// The HTTP service behind `journal-media serve`: Hummingbird 2 routes over the library
-/// (`AssetProcessor` with one bounded `AssetExecutor`), Prometheus metrics, bearer-token
-/// auth for `/v1/…`, header, idle and body time limits and a connection cap on every
-/// connection (`ConnectionTimeouts`), and a graceful shutdown on SIGTERM/SIGINT (readiness
-/// off, listener closed, in-flight requests finished within the grace period, then every
+/// (`AssetProcessor` with one bounded `AssetExecutor`), Prometheus metrics, canonical paths
+/// and bearer-token auth on every route but the probes (`BearerTokenMiddleware`), uploads
+/// admitted before their body is read within a body budget (`UploadAdmission`), header,
+/// idle and body time limits and a connection cap on every connection
+/// (`ConnectionTimeouts`), and a graceful shutdown on SIGTERM/SIGINT (readiness off,
+/// listener closed, in-flight requests finished within the grace period, then every
 /// connection closed, exit 0). The contract is
 /// `openapi.yaml` at the package root.
 ///
@@ -22,6 +24,7 @@ public struct JournalMediaServer: Sendable {
     let state = ServerState()
     let registry: PrometheusCollectorRegistry
     let executor: AssetExecutor
+    let admission: UploadAdmission
     let logger: Logger
 
     /// Builds the server; `registry` receives the library's and the routes' metrics when the
@@ -33,6 +36,8 @@ public struct JournalMediaServer: Sendable {
         self.logger = logger
         executor = AssetExecutor(maxConcurrentAssets: configuration.maxConcurrentAssets,
                                  maxQueued: configuration.maxQueued, label: "serve")
+        admission = UploadAdmission(budgetBytes: configuration.effectiveBodyBudgetBytes,
+                                    maxUploads: configuration.maxConcurrentAssets + configuration.maxQueued)
     }
 
     /// Bootstraps swift-metrics with a Prometheus registry (once per process) and returns it.
@@ -50,18 +55,16 @@ public struct JournalMediaServer: Sendable {
     func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: MetricsMiddleware())
-        if let token = configuration.token {
-            router.add(middleware: BearerTokenMiddleware(token: token))
-        }
+        router.add(middleware: BearerTokenMiddleware(token: configuration.token))
         var processors: [String: AssetProcessor] = [:]
         for (name, renditions) in configuration.presets {
             let options = ProcessingOptions(renditions: renditions, maxPixels: configuration.maxPixels,
                                             maxBytes: configuration.maxBodyBytes)
             processors[name] = AssetProcessor(options: options, executor: executor, logger: logger)
         }
-        AssetRoutes(configuration: configuration, processors: processors).add(to: router)
-        SuggestionRoutes(configuration: configuration, executor: executor).add(to: router)
-        UtilityRoutes(configuration: configuration, state: state, registry: registry).add(to: router)
+        AssetRoutes(configuration: configuration, processors: processors, admission: admission).add(to: router)
+        SuggestionRoutes(configuration: configuration, executor: executor, admission: admission).add(to: router)
+        UtilityRoutes(configuration: configuration, state: state, registry: registry, admission: admission).add(to: router)
         return router
     }
 

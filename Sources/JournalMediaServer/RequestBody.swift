@@ -1,26 +1,59 @@
 import Hummingbird
 
-/// Reads a request body for the upload routes: refused past `maxBodyBytes` (413, from
-/// `Content-Length` before anything is read when the client declared it), and required to
-/// arrive within `bodyTimeoutSeconds` (408). Then, for `multipart/form-data`, its parts.
-/// Runs once per upload; costs one copy of the body in memory (at most `maxBodyBytes`).
+/// Reads a request body for the upload routes, once admitted (`UploadAdmission`: 503 +
+/// `Retry-After` or 413 before any byte is read when the server is busy or the body cannot
+/// fit the memory budget): refused past `limit` (413, from `Content-Length` before anything
+/// is read when the client declared it), and required to arrive within `bodyTimeoutSeconds`
+/// (408). The bytes go straight into one array, sized from `Content-Length` when given, and
+/// the budget is reserved as it grows. Then, for `multipart/form-data`, its parts, found on a
+/// thread of their own (`BlockingWork`). Runs once per upload; costs the body once in memory
+/// (at most `limit`), held until the request ends.
 struct RequestBody {
     let configuration: ServeConfiguration
+    let admission: UploadAdmission
 
-    /// The whole body.
-    func collect(_ request: Request) async throws -> ByteBuffer {
-        let limit = configuration.maxBodyBytes
-        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > limit {
-            throw Self.tooLarge(declared, limit: limit)
+    /// Admits the request and reads its whole body. The caller releases the ticket when it
+    /// no longer holds the bytes (the end of the request).
+    func collect(_ request: Request, limit: Int? = nil,
+                 countsAsUpload: Bool = true) async throws -> (bytes: [UInt8], ticket: UploadAdmission.Ticket) {
+        let limit = limit ?? configuration.maxBodyBytes
+        let declared = request.headers[.contentLength].flatMap(Int.init)
+        if let declared, declared > limit { throw Self.tooLarge(declared, limit: limit) }
+        let ticket: UploadAdmission.Ticket
+        switch admission.admit(declared: declared, countsAsUpload: countsAsUpload) {
+        case .success(let admitted): ticket = admitted
+        case .failure(let problem): throw problem
         }
+        do {
+            return (try await read(request, declared: declared, limit: limit, ticket: ticket), ticket)
+        } catch {
+            ticket.release()
+            throw error
+        }
+    }
+
+    private func read(_ request: Request, declared: Int?, limit: Int, ticket: UploadAdmission.Ticket) async throws -> [UInt8] {
         let timeout = configuration.bodyTimeoutSeconds
-        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+        return try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
             group.addTask {
-                do {
-                    return try await request.body.collect(upTo: limit)
-                } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-                    throw Self.tooLarge(nil, limit: limit)
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(declared ?? 0)
+                for try await chunk in request.body {
+                    let needed = bytes.count + chunk.readableBytes
+                    guard needed <= limit else { throw Self.tooLarge(nil, limit: limit) }
+                    if needed > bytes.capacity {
+                        // Unknown length: grow as Array would (doubling), within the budget.
+                        let capacity = min(limit, max(needed, bytes.capacity * 2))
+                        guard ticket.grow(to: capacity) else {
+                            throw UploadAdmission.busy("the bytes of the bodies being read are at the server's budget")
+                        }
+                        bytes.reserveCapacity(capacity)
+                    }
+                    // As typed bytes: Array copies a contiguous buffer with one memcpy (a raw
+                    // buffer would be appended byte by byte in a debug build).
+                    chunk.withUnsafeReadableBytes { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
                 }
+                return bytes
             }
             group.addTask {
                 try await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
@@ -35,13 +68,14 @@ struct RequestBody {
     }
 
     /// The parts of a `multipart/form-data` body whose `Content-Type` header is `contentType`.
-    func parts(of body: ByteBuffer, contentType: String) throws(ProblemResponse) -> [MultipartFormParser.Part] {
+    /// Call it off the cooperative pool (`BlockingWork`): it is one pass over the body.
+    func parts(of body: [UInt8], contentType: String) throws(ProblemResponse) -> [MultipartFormParser.Part] {
         let outcome: Result<[MultipartFormParser.Part], MultipartError>
         do throws(MultipartError) {
             let parser = MultipartFormParser(boundary: try MultipartFormParser.boundary(in: contentType),
                                              maxParts: configuration.maxParts,
                                              maxHeaderBytes: MultipartFormParser.maxHeaderBytes)
-            outcome = body.withUnsafeReadableBytes { bytes in Result { () throws(MultipartError) in try parser.parse(bytes) } }
+            outcome = body.withUnsafeBytes { bytes in Result { () throws(MultipartError) in try parser.parse(bytes) } }
         } catch {
             outcome = .failure(error)
         }
@@ -52,15 +86,10 @@ struct RequestBody {
         }
     }
 
-    /// A part's bytes.
-    static func bytes(of part: MultipartFormParser.Part, in body: ByteBuffer) -> [UInt8] {
-        body.getBytes(at: body.readerIndex + part.range.lowerBound, length: part.range.count) ?? []
-    }
-
     /// A short text field (a preset name): nil when over `limit` bytes or not UTF-8.
-    static func text(of part: MultipartFormParser.Part, in body: ByteBuffer, limit: Int = 256) -> String? {
+    static func text(of part: MultipartFormParser.Part, in body: [UInt8], limit: Int = 256) -> String? {
         guard part.range.count <= limit else { return nil }
-        return String(validating: bytes(of: part, in: body), as: UTF8.self)
+        return String(validating: body[part.range], as: UTF8.self)
     }
 
     static func tooLarge(_ declared: Int?, limit: Int) -> ProblemResponse {

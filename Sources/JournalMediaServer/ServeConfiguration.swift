@@ -20,6 +20,10 @@ public struct ServeConfiguration: Sendable, Equatable {
     public var maxConcurrentAssets = ProcessInfo.processInfo.activeProcessorCount
     /// Requests allowed to wait for a slot; more get 503 with Retry-After.
     public var maxQueued = 32
+    /// Most bytes of request bodies held in memory at once, across all requests (a body that
+    /// would pass it is refused before it is read: 503 + Retry-After, or 413 when it is over
+    /// the whole budget); nil: `defaultBodyBudgetBytes`.
+    public var bodyBudgetBytes: Int?
     /// Seconds a client has to send its whole body (408 beyond it, then the connection closes).
     public var bodyTimeoutSeconds = 30.0
     /// Seconds a new connection has to send a complete request head (closed beyond it).
@@ -33,7 +37,7 @@ public struct ServeConfiguration: Sendable, Equatable {
     /// stop sending), then in-flight requests finish within `gracePeriodSeconds`.
     public var drainDelaySeconds = 0.0
     public var gracePeriodSeconds = 30.0
-    /// The bearer token `/v1/…` requests must carry; nil: no authentication.
+    /// The bearer token every route but the probes and `/metrics` needs; nil: no authentication.
     public var token: String?
     /// Output-folder mode: renditions (and suggestion outputs) are written below this folder
     /// and answered by path instead of inline; nil: inline answers.
@@ -44,6 +48,15 @@ public struct ServeConfiguration: Sendable, Equatable {
     public var presets: [String: [RenditionSpec]] = ["default": Defaults.renditions]
 
     public init() {}
+
+    /// The body budget when none is configured: 1/64 of the machine's physical memory (384 MiB
+    /// on 24 GiB), and at least one largest body (`maxBodyBytes`).
+    public var defaultBodyBudgetBytes: Int {
+        max(maxBodyBytes, Int(clamping: ProcessInfo.processInfo.physicalMemory / 64))
+    }
+
+    /// `bodyBudgetBytes`, or the default.
+    public var effectiveBodyBudgetBytes: Int { bodyBudgetBytes ?? defaultBodyBudgetBytes }
 
     /// A configuration problem, named by its key.
     public struct Problem: Error, CustomStringConvertible, Equatable {
@@ -71,12 +84,13 @@ public struct ServeConfiguration: Sendable, Equatable {
         }
     }
 
-    /// `JM_HOST`, `JM_PORT`, `JM_MAX_BODY_BYTES`, `JM_MAX_PIXELS`, `JM_DEADLINE_SECONDS`,
-    /// `JM_MAX_CONCURRENT_ASSETS`, `JM_MAX_QUEUED`, `JM_MAX_PARTS`, `JM_OUTPUT_DIR`, `JM_TOKEN_FILE`,
-    /// and the connection limits `JM_HEADER_TIMEOUT_SECONDS`, `JM_IDLE_TIMEOUT_SECONDS`,
-    /// `JM_BODY_TIMEOUT_SECONDS`, `JM_MAX_CONNECTIONS`, `JM_GRACE_PERIOD_SECONDS`.
+    /// `JM_HOST`, `JM_PORT`, `JM_MAX_BODY_BYTES`, `JM_BODY_BUDGET_BYTES`, `JM_MAX_PIXELS`,
+    /// `JM_DEADLINE_SECONDS`, `JM_MAX_CONCURRENT_ASSETS`, `JM_MAX_QUEUED`, `JM_MAX_PARTS`,
+    /// `JM_OUTPUT_DIR`, `JM_TOKEN_FILE`, and the connection limits `JM_HEADER_TIMEOUT_SECONDS`,
+    /// `JM_IDLE_TIMEOUT_SECONDS`, `JM_BODY_TIMEOUT_SECONDS`, `JM_MAX_CONNECTIONS`, `JM_GRACE_PERIOD_SECONDS`.
     public mutating func apply(environment: [String: String]) throws(Problem) {
         var keys: [String: String] = ["JM_HOST": "host", "JM_PORT": "port", "JM_MAX_BODY_BYTES": "maxBodyBytes",
+                    "JM_BODY_BUDGET_BYTES": "bodyBudgetBytes",
                     "JM_MAX_PIXELS": "maxPixels", "JM_DEADLINE_SECONDS": "deadlineSeconds",
                     "JM_MAX_CONCURRENT_ASSETS": "maxConcurrentAssets", "JM_MAX_QUEUED": "maxQueued",
                     "JM_MAX_PARTS": "maxParts", "JM_OUTPUT_DIR": "outputDir", "JM_TOKEN_FILE": "tokenFile"]
@@ -110,6 +124,7 @@ public struct ServeConfiguration: Sendable, Equatable {
             port = try integer(0)
             guard port <= 65535 else { throw Problem(description: "\(origin): port must be 0–65535") }
         case "maxBodyBytes": maxBodyBytes = try integer(1)
+        case "bodyBudgetBytes": bodyBudgetBytes = try integer(1)
         case "maxPixels": maxPixels = try integer(1)
         case "deadlineSeconds": deadlineSeconds = try number(0.001)
         case "maxConcurrentAssets": maxConcurrentAssets = try integer(1)

@@ -8,7 +8,9 @@ import JournalMedia
 /// `journal-media suggestion` does. Answers `suggestion.json` (the same bytes the CLI writes)
 /// and the files it lists: inline as JSON with base64 data (the default) or as
 /// `multipart/mixed` (by `Accept`), or, with an output folder, written to
-/// `<output>/suggestions/<bundleId>/` with their paths.
+/// `<output>/suggestions/<id>/<bundleId>/` with their paths, where `<id>` is a random UUID
+/// the server makes per request (answered as `folder`): two clients sending the same
+/// `bundleId` never share, overwrite or mix outputs.
 ///
 /// A refused bundle (not JSON, wrong schema version, a value out of range, over the bundle
 /// limits) is 422 with its JSON path; a file part with an escaping name is 400; a referenced
@@ -17,10 +19,13 @@ import JournalMedia
 /// of the executor (items one after another, so the deadline and cancellation reach every
 /// stage): 503 + `Retry-After` when the queue is full, 504 past `deadlineSeconds` per item.
 /// Query: `?preset=NAME` (renditions of media and pictures), `?redactLocation=true`.
-/// Costs the body, its files staged once on disk (removed afterwards), and the processing.
+/// Admission, budget and limits as for `/v1/assets` (`UploadAdmission`, `RequestBody`).
+/// Costs the body once in memory, its files staged once on disk in a private folder
+/// (`PrivateStaging`, removed afterwards), and the processing.
 struct SuggestionRoutes: Sendable {
     let configuration: ServeConfiguration
     let executor: AssetExecutor
+    let admission: UploadAdmission
 
     func add(to router: Router<BasicRequestContext>) {
         router.post("/v1/suggestions") { request, _ in
@@ -43,32 +48,20 @@ struct SuggestionRoutes: Sendable {
             throw RequestBody.unsupportedMediaType(contentType.essence.isEmpty ? "a body without Content-Type" : contentType.essence,
                                                    expected: "multipart/form-data (a bundle part and the files)")
         }
-        let reader = RequestBody(configuration: configuration)
-        let body = try await reader.collect(request)
-        let parts = try reader.parts(of: body, contentType: contentType.raw)
-        guard let bundleIndex = parts.firstIndex(where: { $0.name == "bundle" }) else {
-            throw ProblemResponse(.badRequest, "multipart: no part named \"bundle\" (the suggestion.json)",
-                                  reason: "invalidInput", stage: "read")
+        let reader = RequestBody(configuration: configuration, admission: admission)
+        let (body, ticket) = try await reader.collect(request)
+        defer { ticket.release() }
+        let staging = try PrivateStaging.make()
+        defer { staging.remove() }
+        let input = staging.url.appendingPathComponent("input", isDirectory: true)
+        let bundle = try await BlockingWork.run { () throws(ProblemResponse) -> SuggestionBundle in
+            try Self.stage(body, contentType: contentType.raw, reader: reader, in: staging)
         }
-        let bundle: SuggestionBundle
-        do {
-            bundle = try SuggestionBundleReader.read(Data(RequestBody.bytes(of: parts[bundleIndex], in: body)))
-        } catch {
-            throw ProblemResponse(.unprocessableContent, "bundle: \(error)", reason: "invalidInput", stage: "read")
-        }
-        let staging = FileManager.default.temporaryDirectory
-            .appendingPathComponent("jm-suggestion-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: staging) }
-        let input = staging.appendingPathComponent("input", isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
-        } catch {
-            throw ProblemResponse(.internalServerError, "write: cannot create a staging folder: \(error.localizedDescription)",
-                                  reason: "writeFailed", stage: "write")
-        }
-        try BundleUpload.stage(parts, except: bundleIndex, of: body, bundle: bundle, in: input)
-        let output = configuration.outputFolder?.appendingPathComponent("suggestions", isDirectory: true)
-            ?? staging.appendingPathComponent("output", isDirectory: true)
+        // Output-folder mode: a folder of the server's making per request, so no client can
+        // name (and overwrite) another's outputs, whatever bundleId it sends.
+        let submission = UUID().uuidString.lowercased()
+        let output = configuration.outputFolder?.appendingPathComponent("suggestions/\(submission)", isDirectory: true)
+            ?? staging.url.appendingPathComponent("output", isDirectory: true)
         let result = try await run(bundle, options: options, input: input, output: output)
         let folder = output.appendingPathComponent(bundle.bundleId, isDirectory: true)
         let json = try Self.encode(result)
@@ -96,8 +89,27 @@ struct SuggestionRoutes: Sendable {
             if configuration.outputFolder == nil { entry["data"] = Data(file.data).base64EncodedString() }
             return entry
         }
-        if configuration.outputFolder != nil { object["folder"] = "suggestions/\(bundle.bundleId)" }
+        if configuration.outputFolder != nil { object["folder"] = "suggestions/\(submission)/\(bundle.bundleId)" }
         return .json(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+    }
+
+    /// Parses the form, reads its `bundle` part and stages the referenced files below
+    /// `staging`'s `input/` (on a `BlockingWork` thread: one pass over the body, then disk).
+    private static func stage(_ body: [UInt8], contentType: String, reader: RequestBody,
+                              in staging: PrivateStaging) throws(ProblemResponse) -> SuggestionBundle {
+        let parts = try reader.parts(of: body, contentType: contentType)
+        guard let bundleIndex = parts.firstIndex(where: { $0.name == "bundle" }) else {
+            throw ProblemResponse(.badRequest, "multipart: no part named \"bundle\" (the suggestion.json)",
+                                  reason: "invalidInput", stage: "read")
+        }
+        let bundle: SuggestionBundle
+        do {
+            bundle = try SuggestionBundleReader.read(Data(body[parts[bundleIndex].range]))
+        } catch {
+            throw ProblemResponse(.unprocessableContent, "bundle: \(error)", reason: "invalidInput", stage: "read")
+        }
+        try BundleUpload.stage(parts, except: bundleIndex, of: body, bundle: bundle, in: staging, under: "input")
+        return bundle
     }
 
     /// The processor's options from the query: `preset` (a configured name) and

@@ -7,11 +7,13 @@ import Prometheus
 /// command's answer), `POST /v1/dates` (the first bytes of a file, with `X-Filename`: its
 /// capture date as `inspect` reads it, headers only), `GET /healthz` (alive),
 /// `GET /readyz` (503 while draining) and `GET /metrics` (Prometheus text). Each costs
-/// microseconds, except `/v1/dates`, which reads the metadata of the bytes it is sent.
+/// microseconds, except `/v1/dates`, which reads the metadata of the bytes it is sent (a
+/// body read like the uploads' — `RequestBody`, within the body budget — of at most 4 MiB).
 struct UtilityRoutes: Sendable {
     let configuration: ServeConfiguration
     let state: ServerState
     let registry: PrometheusCollectorRegistry
+    let admission: UploadAdmission
 
     /// What `/v1/dates` reads at most: metadata sits in the first bytes of a file.
     static let datesBodyLimit = 4 * 1024 * 1024
@@ -34,13 +36,14 @@ struct UtilityRoutes: Sendable {
         }
         router.post("/v1/dates") { request, _ in
             let limit = min(Self.datesBodyLimit, configuration.maxBodyBytes)
-            let body: ByteBuffer
+            let reader = RequestBody(configuration: configuration, admission: admission)
+            let bytes: [UInt8], ticket: UploadAdmission.Ticket
             do {
-                body = try await request.body.collect(upTo: limit)
-            } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-                return AssetRoutes.tooLarge(nil, limit: limit).response
+                (bytes, ticket) = try await reader.collect(request, limit: limit, countsAsUpload: false)
+            } catch let problem as ProblemResponse {
+                return problem.response
             }
-            let bytes = body.getBytes(at: body.readerIndex, length: body.readableBytes) ?? []
+            defer { ticket.release() }
             let name = AssetRoutes.filename(request)
             let inspection = CaptureDateReader.inspect(ProbedAsset(data: bytes, name: name, modified: nil))
             if let error = inspection.error, inspection.captureDate == nil {

@@ -8,6 +8,12 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the toolkit over HTTP (see openapi.yaml).",
         discussion: """
+            Every route but GET /healthz, /readyz and /metrics needs the bearer token when \
+            --token-file is given; a path not spelled exactly as a route (//, a trailing /, \
+            . or .., %-escapes) is 400. Uploads are admitted before their body is read: 503 + \
+            Retry-After when --max-concurrent-assets + --max-queued uploads are in progress or \
+            the body budget is used up.
+
             Routes: POST /v1/assets (the raw file with an X-Filename header, or \
             multipart/form-data with a "file" part and an optional "preset" field; ?preset=NAME), \
             POST /v1/suggestions (multipart/form-data: a "bundle" part holding suggestion.json \
@@ -18,14 +24,15 @@ struct ServeCommand: AsyncParsableCommand {
             Answers: JSON with the renditions base64-encoded (the default), or multipart/mixed \
             (the JSON part, then one part per file) when Accept asks for it; 406 when Accept \
             allows neither. With --output-dir the files are written there instead (atomically; \
-            assets as PRESET/SHA256-16/NAME.ROLE.EXT, suggestions as suggestions/BUNDLEID/…) \
+            assets as PRESET/SHA256-16/NAME.ROLE.EXT, suggestions as suggestions/ID/BUNDLEID/… \
+            with ID a UUID the server makes per request) \
             and the JSON gives their paths, relative to the folder. Binds 127.0.0.1 unless --host says otherwise; prints \
             "listening on http://HOST:PORT" once up. SIGTERM or SIGINT: /readyz turns 503, \
             the listener closes after --drain-delay, requests in flight finish (up to the \
             grace period, after which every connection is closed), exit 0.
 
             Settings come from --config FILE.json, then JM_* environment variables (JM_HOST, \
-            JM_PORT, JM_MAX_BODY_BYTES, JM_MAX_PIXELS, JM_DEADLINE_SECONDS, \
+            JM_PORT, JM_MAX_BODY_BYTES, JM_BODY_BUDGET_BYTES, JM_MAX_PIXELS, JM_DEADLINE_SECONDS, \
             JM_MAX_CONCURRENT_ASSETS, JM_MAX_QUEUED, JM_MAX_PARTS, JM_OUTPUT_DIR, JM_TOKEN_FILE, \
             JM_HEADER_TIMEOUT_SECONDS, JM_IDLE_TIMEOUT_SECONDS, JM_BODY_TIMEOUT_SECONDS, \
             JM_MAX_CONNECTIONS, JM_GRACE_PERIOD_SECONDS), then these flags.
@@ -44,6 +51,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Assets processed at once (default: cores).") var maxConcurrentAssets: Int?
     @Option(help: "Requests that may wait for a slot; more get 503 (default 32).") var maxQueued: Int?
     @Option(help: "Largest request body in bytes (413 beyond; default 50 MiB).") var maxBodyBytes: Int?
+    @Option(help: "Most bytes of request bodies held at once, all requests together (503 + Retry-After beyond, before the body is read; default 1/64 of physical memory, at least --max-body-bytes).")
+    var bodyBudgetBytes: Int?
     @Option(help: "Largest image in pixels (422 beyond; default 100000000).") var maxPixels: Int?
     @Option(help: ArgumentHelp("Write renditions below this folder and answer their paths (default: answer them inline).",
                                valueName: "dir"))
@@ -80,6 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let value = maxConcurrentAssets { settings.maxConcurrentAssets = max(1, value) }
         if let value = maxQueued { settings.maxQueued = max(0, value) }
         if let value = maxBodyBytes { settings.maxBodyBytes = max(1, value) }
+        if let value = bodyBudgetBytes { settings.bodyBudgetBytes = max(1, value) }
         if let value = maxPixels { settings.maxPixels = max(1, value) }
         if let value = outputDir { settings.outputFolder = URL(fileURLWithPath: value) }
         if let value = maxParts { settings.maxParts = max(1, value) }

@@ -288,8 +288,9 @@ extension ServerTests {
         try await Self.withServer(configuration) { base, _ in
             let reply = try await Self.postForm(base.appendingPathComponent("v1/suggestions"), parts)
             #expect(reply.status == 200)
-            #expect(reply.json["folder"] as? String == "suggestions/one-photo")
-            let written = folder.appendingPathComponent("out/suggestions/one-photo")
+            let answered = try #require(reply.json["folder"] as? String)
+            #expect(answered.hasPrefix("suggestions/") && answered.hasSuffix("/one-photo"), "suggestions/<server id>/<bundleId>")
+            let written = folder.appendingPathComponent("out").appendingPathComponent(answered)
             let files = try #require(reply.json["files"] as? [[String: Any]])
             #expect(files.count == Defaults.renditions.count && files.allSatisfy { $0["data"] == nil })
             for file in files {
@@ -297,8 +298,8 @@ extension ServerTests {
                 #expect(FileManager.default.fileExists(atPath: written.appendingPathComponent(path).path), "\(path) written")
             }
             let json = try Data(contentsOf: written.appendingPathComponent("suggestion.json"))
-            let answered = try #require(reply.json["suggestion"] as? [String: Any])
-            #expect(NSDictionary(dictionary: answered).isEqual(to: try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])))
+            let suggestion = try #require(reply.json["suggestion"] as? [String: Any])
+            #expect(NSDictionary(dictionary: suggestion).isEqual(to: try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])))
         }
     }
 
