@@ -22,6 +22,6 @@ for class in tile portrait landscape; do
         done
     done < <(ls "$in/$class" | sed -E 's/-(light|dark)\.[a-z]+$//' | awk '!seen[$0]++')
     vips arrayjoin "${files[*]}" "$out/.$class-full.v" --across "$across" --shim 24 --background "255 255 255"
-    vips resize "$out/.$class-full.v" "$out/$class.png[compression=9,strip]" "$scale" --kernel linear
+    vips resize "$out/.$class-full.v" "$out/$class.png[palette,Q=90,compression=9,strip]" "$scale" --kernel linear
     rm -f "$out/.$class-full.v"
 done

@@ -100,8 +100,9 @@ struct SuggestionRoutes: Sendable {
         return .json(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
     }
 
-    /// The processor's options from the query: `preset` (a configured name) and
-    /// `redactLocation` (`true`/`false`).
+    /// The processor's options from the query: `preset` (a configured name),
+    /// `redactLocation` (`true`/`false`) and `cardClasses` (`tile,portrait,landscape`, sizes
+    /// optional: `tile=384x384`).
     private func options(_ request: Request) throws(ProblemResponse) -> SuggestionOptions {
         let presetName = request.uri.queryParameters["preset"].map(String.init) ?? "default"
         guard let renditions = configuration.presets[presetName] else {
@@ -115,7 +116,14 @@ struct SuggestionRoutes: Sendable {
             }
             redact = value
         }
-        return SuggestionOptions(renditions: renditions, redactLocation: redact, jobs: 1, maxPixels: configuration.maxPixels)
+        var sizes = CardSize.defaults
+        if let text = request.uri.queryParameters["cardClasses"] {
+            do { sizes = try CardSize.parseList(String(text)) } catch {
+                throw ProblemResponse(.badRequest, "cardClasses: \(error.message)", reason: "invalidInput")
+            }
+        }
+        return SuggestionOptions(renditions: renditions, cardSizes: sizes, redactLocation: redact, jobs: 1,
+                                 maxPixels: configuration.maxPixels)
     }
 
     /// Processes the bundle in one executor slot under a guard that the deadline and the

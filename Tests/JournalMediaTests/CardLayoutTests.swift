@@ -194,3 +194,40 @@ import JournalMediaCore
         }
     }
 }
+
+@Suite struct CoverCollageTests {
+    @Test func theLayoutFollowsTheAspectRatios() {
+        // Two tall pictures on a wide canvas: side by side; two wide ones on a tall canvas: stacked.
+        let tall = CardCollage.plan(aspects: [[0.75], [0.75]], width: 1600, height: 1000)
+        #expect(tall.cells.map(\.height) == [1, 1])
+        let wide = CardCollage.plan(aspects: [[1.5], [1.5]], width: 1200, height: 1500)
+        #expect(wide.cells.map(\.width) == [1, 1])
+        // Three on a landscape canvas: the tall picture takes the large left cell.
+        let three = CardCollage.plan(aspects: [[1.5], [0.6], [1.5]], width: 1600, height: 1000)
+        #expect(three.cells[0].width > 0.5 && three.order[0] == 1)
+        // A card offers its three layouts: the cell picks the closest, so nothing is cropped much.
+        let cards = CardCollage.plan(aspects: [[1, 0.8, 1.6], [1, 0.8, 1.6]], width: 1600, height: 1000)
+        #expect(cards.cells.count == 2)
+    }
+
+    @Test func eachSampleBundleGetsACollagePerSizeClass() throws {
+        let run = try SuggestionProcessorTests.run("morning-run")
+        let collages = run.output.coverCollage
+        #expect(collages.map(\.sizeClass) == [.tile, .portrait, .landscape])
+        for collage in collages {
+            // The photo and the Live Photo first, then cards; up to four.
+            #expect(collage.itemIds == ["A1", "A2", "6F0E", "A4"], "\(collage.sizeClass)")
+            let size = CardSize(collage.sizeClass)
+            #expect(collage.rendition.width == size.width && collage.rendition.height == size.height)
+            let image = try TestImage([UInt8](try run.file(collage.rendition.path)))
+            #expect(image.width == size.width && image.height == size.height)
+            // Cells inside the canvas, none overlapping.
+            for (index, cell) in collage.cells.enumerated() {
+                #expect(cell.x >= 0 && cell.y >= 0 && cell.x + cell.width <= size.width && cell.y + cell.height <= size.height)
+                for other in collage.cells[(index + 1)...] { #expect(!cell.intersects(other)) }
+            }
+        }
+        // A bundle whose items are all cards still gets one.
+        #expect(try SuggestionProcessorTests.run("world-scripts").output.coverCollage.count == 3)
+    }
+}

@@ -179,7 +179,7 @@ import JournalMediaImaging
         let a = out.appendingPathComponent("a/small"), b = out.appendingPathComponent("b/small")
         let names = try FileManager.default.contentsOfDirectory(atPath: a.path).sorted()
         #expect(names == (try FileManager.default.contentsOfDirectory(atPath: b.path).sorted()))
-        #expect(names.count == 5 * 6 + 2 + 1, "six card files per item, the artwork's two renditions, suggestion.json")
+        #expect(names.count == 5 * 6 + 2 + 3 + 1, "six card files per item, the artwork's two renditions, three cover collages, suggestion.json")
         for name in names {
             #expect(try Data(contentsOf: a.appendingPathComponent(name)) == Data(contentsOf: b.appendingPathComponent(name)), "\(name)")
         }

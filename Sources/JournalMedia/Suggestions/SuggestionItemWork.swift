@@ -228,12 +228,19 @@ struct ItemWork {
     /// The picture for a card, decoded from the largest rendition already made (a JPEG or
     /// PNG of at most the fallback's size; transparency kept in PNG and WebP).
     static func decodeForCard(_ result: AssetResult, name: String, maxPixels: Int) throws(AssetError) -> DecodedImage? {
-        guard let largest = result.renditions.max(by: { $0.width * $0.height < $1.width * $1.height }),
-              let format = FormatSniffer.sniff(largest.data) else { return nil }
-        let plan = DecodePlan(renditions: [RenditionSpec(role: "card", format: .png, width: largest.width,
-                                                         height: largest.height)], maxPixels: maxPixels)
+        guard let largest = result.renditions.max(by: { $0.width * $0.height < $1.width * $1.height }) else { return nil }
+        return try decodeRendition(largest.data, width: largest.width, height: largest.height, name: name,
+                                   maxPixels: maxPixels)
+    }
+
+    /// A rendition's bytes (one the toolkit wrote) decoded again at its own size.
+    static func decodeRendition(_ bytes: [UInt8], width: Int, height: Int, name: String,
+                                maxPixels: Int) throws(AssetError) -> DecodedImage? {
+        guard let format = FormatSniffer.sniff(bytes) else { return nil }
+        let plan = DecodePlan(renditions: [RenditionSpec(role: "card", format: .png, width: width, height: height)],
+                              maxPixels: maxPixels)
         var scratch = AssetResult(source: name)
-        return try StillDecoding.decode(largest.data, format: format, name: name, plan: plan, into: &scratch).decoded
+        return try StillDecoding.decode(bytes, format: format, name: name, plan: plan, into: &scratch).decoded
     }
 }
 

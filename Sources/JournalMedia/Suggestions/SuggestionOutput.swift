@@ -16,6 +16,9 @@ public struct SuggestionOutput: Codable, Sendable, Equatable {
     /// The item a journal entry's header shows: the first photo, Live Photo or video that
     /// succeeded, else the first item with a card.
     @ExplicitNull public var cover: OutputCover?
+    /// Per size class, up to four items composed for a header (`CoverCollage`); empty when
+    /// fewer than two items have a picture.
+    public var coverCollage: [OutputCollage]
     public var items: [SuggestionItemOutput]
     public var summary: OutputSummary
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The sizes a card is drawn at, each with its own layout (not a downscale of another):
 ///
 /// | class | default | what shows it | roles (light / dark) |
@@ -66,4 +68,40 @@ public struct CardSize: Sendable, Equatable, Hashable, Codable {
     public var scale: Double {
         min(Double(width) / Double(sizeClass.designWidth), Double(height) / Double(sizeClass.designHeight))
     }
+}
+
+extension CardSize {
+    /// Reads a list of size classes, each optionally with its size: `tile,portrait,landscape`
+    /// or `tile=384x384,portrait=1080x1350` (sides 128–4096 px; each class at most once).
+    /// What the CLI's `--card-classes` and the service's `cardClasses` query take.
+    public static func parseList(_ text: String) throws(CardSizeListError) -> [CardSize] {
+        var sizes: [CardSize] = []
+        for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+            let pieces = part.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let sizeClass = CardSizeClass(rawValue: pieces[0]) else {
+                throw CardSizeListError(message: "unknown card size class \"\(pieces[0])\" (tile, portrait, landscape)")
+            }
+            guard !sizes.contains(where: { $0.sizeClass == sizeClass }) else {
+                throw CardSizeListError(message: "card size class \(sizeClass.rawValue) is listed twice")
+            }
+            var size = CardSize(sizeClass)
+            if pieces.count == 2 {
+                let sides = pieces[1].lowercased().split(separator: "x")
+                guard sides.count == 2, let width = Int(sides[0]), let height = Int(sides[1]),
+                      (128...4096).contains(width), (128...4096).contains(height) else {
+                    throw CardSizeListError(message: "\(sizeClass.rawValue): size must be WIDTHxHEIGHT with sides of 128–4096 pixels, not \"\(pieces[1])\"")
+                }
+                size = CardSize(sizeClass, width: width, height: height)
+            }
+            sizes.append(size)
+        }
+        guard !sizes.isEmpty else { throw CardSizeListError(message: "no card size class given") }
+        return sizes
+    }
+}
+
+/// Why a list of card size classes was refused.
+public struct CardSizeListError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
 }

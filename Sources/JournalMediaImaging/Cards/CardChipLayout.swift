@@ -2,7 +2,8 @@ import CVips
 import Foundation
 import JournalMediaCore
 
-/// Lays labels out as chips (pills tinted and outlined in the accent colour around short texts),
+/// Lays labels out as chips (pills tinted with the accent colour around short texts in the
+/// headline's colour, no outline: OCR and eyes read an outlined pill as a box, not a word),
 /// row after row across the content width, as many as fit in the rows left above the
 /// footnote (at most three), ending with a "+N" chip for the rest.
 ///
@@ -37,7 +38,7 @@ struct CardChipLayout {
 
     private func style(maxWidth: Int) -> CardTextStyle {
         let size = Self.textSize(metrics: metrics)
-        return CardTextStyle(weight: .medium, color: colors.secondary, width: maxWidth, size: size,
+        return CardTextStyle(weight: .medium, color: colors.foreground, width: maxWidth, size: size,
                              minimumSize: size, maxLines: 1, maxHeight: nil)
     }
 
@@ -138,8 +139,7 @@ struct CardChipLayout {
             let x = left(chip)
             svg += "<rect x=\"\(n(Double(x) + stroke / 2))\" y=\"\(n(Double(y) + stroke / 2))\" "
                 + "width=\"\(n(Double(chip.width) - stroke))\" height=\"\(n(Double(rowHeight) - stroke))\" "
-                + "rx=\"\(n((Double(rowHeight) - stroke) / 2))\" fill=\"\(colors.accent)\" fill-opacity=\"0.12\" stroke=\"\(colors.accent)\" stroke-opacity=\"0.35\" "
-                + "stroke-width=\"\(n(stroke))\"/>"
+                + "rx=\"\(n((Double(rowHeight) - stroke) / 2))\" fill=\"\(colors.accent)\" fill-opacity=\"0.14\"/>"
         }
         svg += "</svg>"
         try canvas.place(try CardLayers.svg(svg), x: column.x, y: top)

@@ -148,7 +148,7 @@ struct CardHeroPainter {
     }
 
     /// 8-bit sRGB with or without alpha, whatever the decode was (grey, grey + alpha).
-    private static func srgb(_ image: VipsImageHandle) throws(VipsError) -> VipsImageHandle {
+    static func srgb(_ image: VipsImageHandle) throws(VipsError) -> VipsImageHandle {
         if image.bands >= 3 && image.format == VIPS_FORMAT_UCHAR { return image }
         let convert = try VipsOperationCall("colourspace")
         try convert.set("in", .image(image))
@@ -308,6 +308,14 @@ struct CardHeroPainter {
             warnings.append("\(part): no free corner; left out")
             return
         }
+        // On a plate of the background, so the graticule does not run through the letters.
+        let plate = metrics.px(10), n = CardLayers.number
+        let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(w + 2 * plate)" height="\(h + plate)">\
+            <rect width="\(w + 2 * plate)" height="\(h + plate)" rx="\(n(Double(h + plate) / 2))" \
+            fill="\(backgroundHex)" fill-opacity="0.9"/></svg>
+            """
+        try canvas.place(try CardLayers.svg(svg), x: spot.x - plate, y: spot.y - plate / 2)
         try drawLabel(fitted, at: spot, part: part)
     }
 

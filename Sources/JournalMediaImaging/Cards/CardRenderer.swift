@@ -140,7 +140,7 @@ struct CardDrawing {
         var badge: FittedText? = nil
         if !isTile, let text = spec.badge {
             badge = try fit(text, CardTextStyle(
-                weight: .semibold, color: colors.accent, width: width / 2, size: m.floor,
+                weight: .semibold, color: colors.foreground, width: width / 2, size: m.floor,
                 minimumSize: m.floor, maxLines: 1, maxHeight: nil), stage: "badge")
         }
         var lines: [FittedText] = []
@@ -229,7 +229,7 @@ struct CardDrawing {
         layout.texts += chips.runs
     }
 
-    /// The badge's pill: outlined in the accent colour, filled with a 12 % tint of it.
+    /// The badge's pill: filled with an 18 % tint of the accent colour, the text in the headline's.
     private func drawBadgeFrame(_ badge: FittedText, x: Int, y: Int, padding: Int) throws(VipsError) {
         let width = badge.measurement.logical.width + 4 * padding
         let height = badge.measurement.logical.height + 2 * padding
@@ -239,7 +239,7 @@ struct CardDrawing {
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)">\
             <rect x="\(n(stroke / 2))" y="\(n(stroke / 2))" width="\(n(Double(width) - stroke))" \
             height="\(n(Double(height) - stroke))" rx="\(n(Double(height - Int(stroke)) / 2))" \
-            fill="\(colors.accent)" fill-opacity="0.12" stroke="\(colors.accent)" stroke-width="\(n(stroke))"/></svg>
+            fill="\(colors.accent)" fill-opacity="0.18"/></svg>
             """
         try canvas.place(try CardLayers.svg(svg), x: x, y: y)
     }
