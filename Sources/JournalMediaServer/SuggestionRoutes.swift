@@ -156,7 +156,7 @@ struct SuggestionRoutes: Sendable {
         return data
     }
 
-    /// Every file `suggestion.json` lists (item renditions, then their pictures'), once each.
+    /// Every file `suggestion.json` lists (item renditions, their pictures', the cover collages), once each.
     static func renditions(of result: SuggestionOutput) -> [OutputRendition] {
         var seen = Set<String>()
         var list: [OutputRendition] = []
@@ -164,6 +164,10 @@ struct SuggestionRoutes: Sendable {
             for rendition in item.renditions + item.pictures.flatMap(\.renditions) where seen.insert(rendition.path).inserted {
                 list.append(rendition)
             }
+        }
+        // The cover collages too.
+        for collage in result.coverCollage where seen.insert(collage.rendition.path).inserted {
+            list.append(collage.rendition)
         }
         return list
     }

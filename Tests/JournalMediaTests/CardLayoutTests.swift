@@ -231,3 +231,17 @@ import JournalMediaCore
         #expect(try SuggestionProcessorTests.run("world-scripts").output.coverCollage.count == 3)
     }
 }
+
+@Suite struct CardSizeListTests {
+    @Test func classesAndSizesAreReadAndBadOnesRefused() throws {
+        #expect(try CardSize.parseList("tile,portrait,landscape") == CardSize.defaults)
+        #expect(try CardSize.parseList("tile=384x384, landscape") == [CardSize(.tile, width: 384, height: 384), CardSize(.landscape)])
+        for bad in ["", "square", "tile,tile", "tile=10x10", "portrait=1200"] {
+            #expect(throws: CardSizeListError.self, "\(bad)") { try CardSize.parseList(bad) }
+        }
+        // The processor draws only the classes asked for, at their sizes.
+        let options = SuggestionOptions(cardSizes: try CardSize.parseList("tile=384x384"))
+        #expect(options.cardSizes == [CardSize(.tile, width: 384, height: 384)])
+        #expect(SuggestionOptions.cardRendition(options.cardSizes[0], dark: true).role == "thumbnailDark")
+    }
+}
