@@ -256,6 +256,17 @@ import Testing
         #expect(pair.light.foreground == colors.light.foreground && pair.dark.foreground == colors.dark.foreground)
     }
 
+    @Test func aPictureThatCouldNotBeUsedShowsThePictureUnavailableGlyph() throws {
+        // Song, podcast, generic media, poster: the failed picture's place says so; without a
+        // reference at all the type's glyph stands there.
+        for (index, field) in [(5, "artwork"), (6, "artwork"), (7, "appIcon"), (11, "image")] {
+            let failed = try Self.cards(Self.full[index].1, pictures: CardPictures(failed: [field]))
+            #expect(failed.light.hero == .glyph(.pictureUnavailable), "\(Self.full[index].0)")
+            let absent = try Self.cards(Self.full[index].1)
+            #expect(absent.light.hero != .glyph(.pictureUnavailable), "\(Self.full[index].0)")
+        }
+    }
+
     @Test func initialsAreStableAndScriptAware() {
         #expect(CardPalette.initialsColor(for: "Ada Lovelace") == CardPalette.initialsColor(for: "Ada Lovelace"))
         #expect(CardPalette.initialsColor(for: "Ada Lovelace") != CardPalette.initialsColor(for: "Grace Hopper"))

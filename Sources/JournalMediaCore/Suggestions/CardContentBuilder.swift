@@ -47,6 +47,12 @@ struct CardContentBuilder {
         pictures.fields.contains(field) ? .image(field: field, shape: shape) : nil
     }
 
+    /// The hero where the item's picture would be: the "picture unavailable" glyph when the
+    /// bundle referenced one that could not be used, else the type's glyph.
+    func unavailable(_ field: String, or glyph: CardGlyph) -> CardHero {
+        .glyph(pictures.failed.contains(field) ? .pictureUnavailable : glyph)
+    }
+
     /// The card of a photo, Live Photo or video whose file could not be used: the
     /// "picture unavailable" glyph, the item's kind, the reason in words and its date.
     func unavailable(_ kind: String, fallback field: String, date value: SuggestionDate?) -> CardContent {
@@ -99,21 +105,21 @@ struct CardContentBuilder {
         case .locationGroup(let group): return locationGroup(group)
         case .song(let song):
             var c = CardContent(headline: song.song ?? song.album ?? "Song",
-                                hero: picture("artwork", .rounded) ?? .glyph(.music), seed: Self.seed("song"))
+                                hero: picture("artwork", .rounded) ?? unavailable("artwork", or: .music), seed: Self.seed("song"))
             c.lines = [song.artist, song.song == nil ? nil : song.album].compactMap { $0 }
             c.footnote = date("date", song.date, into: &c)
             mediaColors("artwork", into: &c)
             return c
         case .podcast(let podcast):
             var c = CardContent(headline: podcast.episode ?? podcast.show ?? "Podcast",
-                                hero: picture("artwork", .rounded) ?? .glyph(.podcast), seed: Self.seed("podcast"))
+                                hero: picture("artwork", .rounded) ?? unavailable("artwork", or: .podcast), seed: Self.seed("podcast"))
             c.lines = [podcast.episode == nil ? nil : podcast.show].compactMap { $0 }
             c.footnote = date("date", podcast.date, into: &c)
             mediaColors("artwork", into: &c)
             return c
         case .genericMedia(let media):
             var c = CardContent(headline: media.title ?? media.album ?? "Media",
-                                hero: picture("appIcon", .icon) ?? .glyph(.media), seed: Self.seed("genericMedia"))
+                                hero: picture("appIcon", .icon) ?? unavailable("appIcon", or: .media), seed: Self.seed("genericMedia"))
             c.lines = [media.artist, media.title == nil ? nil : media.album].compactMap { $0 }
             c.footnote = date("date", media.date, into: &c)
             mediaColors("appIcon", into: &c)
@@ -129,7 +135,7 @@ struct CardContentBuilder {
         case .stateOfMind(let mood): return stateOfMind(mood)
         case .eventPoster(let event):
             var c = CardContent(headline: event.title, hero: picture("image", .rounded)
-                                    ?? .glyph(pictures.failed.contains("image") ? .pictureUnavailable : .calendar),
+                                    ?? unavailable("image", or: .calendar),
                                 seed: Self.seed("eventPoster"))
             var when: String?
             if let start = event.start, let end = event.end {
@@ -145,7 +151,7 @@ struct CardContentBuilder {
         case .unknown:
             var c = CardContent(headline: builder.suggestionTitle,
                                 hero: picture("fallbackImage", .rounded)
-                                    ?? .glyph(pictures.failed.contains("fallbackImage") ? .pictureUnavailable : .unknown),
+                                    ?? unavailable("fallbackImage", or: .unknown),
                                 seed: Self.seed("neutral"))
             c.footnote = interval("suggestion.date", builder.suggestionDate, into: &c)
             c.warnings.append(item.fallbackImage == nil
