@@ -94,10 +94,13 @@ fuzz: deps
 asan: deps
 	Benchmarks/asan.sh
 
-# One PNG of every sample card type, light and dark, for the README (docs/cards/).
+# A contact sheet per card size class (tile, portrait, landscape), every sample type light
+# and dark, for the README (docs/cards/tile.png, portrait.png, landscape.png).
 card-pictures: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product card-bench
-	$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/card-bench --write docs/cards
+	rm -rf .build/card-pictures
+	$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/card-bench --write .build/card-pictures
+	Benchmarks/card-sheets.sh .build/card-pictures docs/cards
 
 # Legibility alone (also part of `make conformance`): the sample bundles' cards read back by
 # tesseract (English and German); prints the word accuracy.

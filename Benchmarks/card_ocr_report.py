@@ -1,55 +1,69 @@
 """Word accuracy of rendered cards under OCR (see card-ocr.sh). For every card item of
-every bundle in the folder, runs `tesseract <fallback.png> - -l eng+deu` on the light and the
-dark card and counts how many of the expected Latin-script words it finds (case-folded,
-punctuation stripped). Prints a line per card and the totals."""
-import json, os, re, subprocess, sys, unicodedata
+every bundle in the folder and every size class drawn (tile = thumbnail, portrait =
+fallback, landscape), runs `tesseract <card> - -l eng+deu` on the light and the dark card
+and counts how many of the Latin-script words of the texts drawn on that card (its layout
+in suggestion.json: headline, lines, chips, footnote, badge, pin labels) tesseract finds
+(case-folded, punctuation stripped). Prints a line per card and the totals per class."""
+import json, os, re, subprocess, sys, tempfile, unicodedata
 
 root = sys.argv[1]
 latin = re.compile(r"^[0-9A-Za-z\u00C0-\u024F]+$")
+targets = {"tile": 90.0, "portrait": 95.0, "landscape": 95.0}
 
 
 def words(text):
     result = []
     for raw in re.split(r"[\s·–/]+", text):
-        word = unicodedata.normalize("NFC", raw.strip(".,:;!?\"'()…“”„‚‘’&+")).casefold()
+        word = unicodedata.normalize("NFC", raw.strip(".,:;!?\"'()…“”„‚‘’&+≈")).casefold()
         if len(word) >= 2 and latin.match(word):
             result.append(word)
     return result
 
 
 def ocr(path):
+    # tesseract reads PNG; the WebP tiles are converted first (vips, a test tool here).
+    if path.endswith(".webp"):
+        with tempfile.NamedTemporaryFile(suffix=".png") as png:
+            subprocess.run(["vips", "copy", path, png.name], check=True)
+            return ocr(png.name)
     run = subprocess.run(["tesseract", path, "-", "-l", "eng+deu", "--psm", "3"], capture_output=True, text=True)
     return set(words(run.stdout))
 
 
-total = found = 0
-per_language = {}
+totals = {}
 for bundle in sorted(os.listdir(root)):
     folder = os.path.join(root, bundle)
+    if not os.path.isfile(os.path.join(folder, "suggestion.json")):
+        continue
     summary = json.load(open(os.path.join(folder, "suggestion.json"), encoding="utf-8"))
-    language = summary["locale"].split("_")[0]
     for item in summary["items"]:
         if item["output"] != "card":
             continue
-        texts = [item["headline"] or "", *item["lines"], *item["chips"], item["footnote"] or "", item["badge"] or ""]
-        expected = [w for t in texts for w in words(t)]
-        if not expected:
-            continue
-        for appearance, role in (("light", "fallback"), ("dark", "fallbackDark")):
-            rendition = next((r for r in item["renditions"] if r["role"] == role), None)
+        for card in item.get("cards", []):
+            texts = [run["text"] for run in card["layout"]["texts"] if run["part"] not in ("initials",)]
+            expected = [w for t in texts for w in words(t)]
+            if not expected:
+                continue
+            rendition = next((r for r in item["renditions"] if r["role"] == card["role"]), None)
             if rendition is None:
                 continue
             seen = ocr(os.path.join(folder, rendition["path"]))
             hits = sum(1 for w in expected if w in seen)
-            total += len(expected)
-            found += hits
-            stats = per_language.setdefault(language, [0, 0])
+            stats = totals.setdefault(card["sizeClass"], [0, 0])
             stats[0] += hits
             stats[1] += len(expected)
             missed = [w for w in expected if w not in seen]
-            print(f"{bundle} {item['id']:>5} {item['type']:<14} {appearance:<5} {hits}/{len(expected)}"
+            print(f"{bundle[:8]} {item['id']:>5} {item['type']:<14} {card['role']:<14} {hits}/{len(expected)}"
                   + (f"  missed: {' '.join(missed[:8])}" if missed else ""))
 print()
-for language, (hits, count) in sorted(per_language.items()):
-    print(f"bundles in {language}: {hits}/{count} words = {100 * hits / max(count, 1):.1f} %")
-print(f"word accuracy (Latin-script words, light and dark cards): {found}/{total} = {100 * found / max(total, 1):.1f} %")
+failed = False
+for size_class in ("tile", "portrait", "landscape"):
+    if size_class not in totals:
+        continue
+    hits, count = totals[size_class]
+    share = 100 * hits / max(count, 1)
+    failed = failed or share < targets[size_class]
+    print(f"word accuracy, {size_class} (Latin-script words drawn, light and dark): {hits}/{count} = {share:.1f} % "
+          f"(target ≥ {targets[size_class]:.0f} %)")
+# A report, not a gate: `make conformance` goes on (the figures are in Benchmarks/RESULTS.md).
+print("below a target" if failed else "all targets met")

@@ -4,7 +4,7 @@
 #   Benchmarks/real_photos.sh the same per class of real-photo input (camera JPEGs 3–16 MP,
 #                             small JPEGs, PNGs, HEICs), CPU time and the per-asset floor
 #   color-bench               colours + ThumbHash per asset
-#   card-bench                rendered cards: light + dark pairs, PNG fallback + WebP thumbnail
+#   card-bench                rendered cards: every size class (tile WebP, portrait and landscape PNG), light and dark
 #   Benchmarks/dates.sh       inspect (capture dates) vs ExifTool
 #   Benchmarks/inspect_mixed.sh inspect vs exiftool -j -r on a real mixed folder (corpus + Samples)
 #   Benchmarks/posters.sh     video posters vs the ffmpeg CLI and ffmpegthumbnailer
@@ -77,10 +77,10 @@ if [ "${WRITE_RESULTS:-0}" = 1 ]; then
     echo
     echo "## Cards (\`card-bench\`)"
     echo
-    echo "Every sample card type (Benchmarks/CardBench/CardSamples.swift) drawn light and dark, each"
-    echo "written as a 1200×1500 PNG fallback and a 512 px WebP thumbnail the way the product does it"
-    echo "(CardSource + RenditionStep; target ≤ 50 ms CPU per pair at --jobs 1);"
-    echo "CPU time of the whole process per pair:"
+    echo "Every sample card type (Benchmarks/CardBench/CardSamples.swift) drawn in every size class"
+    echo "(tile 512×512 WebP, portrait 1200×1500 PNG, landscape 1600×1000 PNG), light and dark, the way"
+    echo "the product does it (CardSource + RenditionStep; target ≤ 60 ms CPU per item at --jobs 1);"
+    echo "CPU time of the whole process per item (six cards):"
     echo
     echo "- $cards1"
     echo "- $cards2"

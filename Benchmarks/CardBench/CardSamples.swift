@@ -47,11 +47,11 @@ func cardSamples(_ appearance: CardSpec.Appearance) throws -> [CardSample] {
     func spec(_ type: String, headline: String, lines: [String] = [], chips: [String] = [],
               footnote: String? = nil, badge: String? = nil, hero: CardHero?,
               background: CardBackground? = nil, foreground: String? = nil, secondary: String? = nil,
-              accentColour: String? = nil) -> CardSpec {
+              accentColour: String? = nil, keepTogether: [String] = []) -> CardSpec {
         CardSpec(itemType: type, appearance: appearance, background: background ?? .solid(bg),
                  foreground: foreground ?? fg, secondaryForeground: secondary ?? fg2,
                  accent: accentColour ?? accent, headline: headline, lines: lines, chips: chips,
-                 footnote: footnote, badge: badge, hero: hero)
+                 footnote: footnote, badge: badge, hero: hero, keepTogether: keepTogether)
     }
     let artwork = try sampleArtwork(side: 600, hue: 20)
     let poster = try sampleArtwork(side: 480, hue: 90)
@@ -65,32 +65,35 @@ func cardSamples(_ appearance: CardSpec.Appearance) throws -> [CardSample] {
         CardSample(name: "stateOfMind", spec: spec(
             "stateOfMind", headline: "Pleasant", lines: ["Momentary emotion"],
             chips: ["Joyful", "Grateful", "Calm", "Hopeful", "Family", "Fitness", "Weather"],
-            footnote: "Sat 4 Oct 2025, 18:20", hero: .glyph(.mood),
+            footnote: "Sat 4 Oct 2025, 18:20", hero: .mood(colors: ["#fbbf24", "#f97316"], valence: 0.55),
             background: .verticalGradient([CardGradientStop(color: moodTop, location: 0),
                                            CardGradientStop(color: moodBottom, location: 1)]),
             foreground: light ? "#1a1206" : "#fff7ed", secondary: light ? "#3f2a0a" : "#fed7aa",
             accentColour: light ? "#7c2d12" : "#fed7aa"), images: [:]),
         CardSample(name: "workout", spec: spec(
             "workout", headline: "Outdoor Run", lines: ["10,02 km · 52:10", "512 kcal · 151 bpm"],
-            footnote: "Sa., 4. Okt. 2025, 08:00–08:52", hero: .route([sampleRoute(count: 900)])), images: [:]),
+            footnote: "Sa., 4. Okt. 2025, 08:00–08:52",
+            hero: .frame(pins: [], routes: [sampleRoute(count: 900)], scaleLabel: nil)), images: [:]),
         CardSample(name: "workoutGroup", spec: spec(
             "workoutGroup", headline: "3 workouts", lines: ["2 h 05 min · 1,240 kcal"],
             footnote: "Saturday, 4 October 2025",
-            hero: .route([sampleRoute(count: 300), sampleRoute(count: 200, phase: 1.6).map {
-                CardPoint(x: $0.x * 0.6 + 0.2, y: $0.y * 0.6 + 0.2) }])), images: [:]),
+            hero: .frame(pins: [], routes: [sampleRoute(count: 300), sampleRoute(count: 200, phase: 1.6).map {
+                CardPoint(x: $0.x * 0.6 + 0.2, y: $0.y * 0.6 + 0.2) }], scaleLabel: nil)), images: [:]),
         CardSample(name: "motionActivity", spec: spec(
             "motionActivity", headline: "12,345 steps", lines: ["Walk & run"],
             footnote: "07:00–19:30", hero: .glyph(.walkRun)), images: [:]),
         CardSample(name: "location", spec: spec(
             "location", headline: "Café Einstein Stammhaus", lines: ["Berlin", "52.5033° N, 13.3561° E"],
             footnote: "Sat 4 Oct 2025, 10:15", badge: "Work",
-            hero: .pins([CardPin(point: CardPoint(x: 0.5, y: 0.5))])), images: [:]),
+            hero: .frame(pins: [CardPin(point: CardPoint(x: 0.5, y: 0.5))], routes: [], scaleLabel: nil)), images: [:]),
         CardSample(name: "locationGroup", spec: spec(
             "locationGroup", headline: "Tempelhofer Feld, Markthalle Neun and Görlitzer Park",
-            footnote: "Sat 4 Oct 2025",
-            hero: .pins([CardPin(point: CardPoint(x: 0.1, y: 0.3), label: "Tempelhofer Feld"),
-                         CardPin(point: CardPoint(x: 0.55, y: 0.7), label: "Markthalle Neun"),
-                         CardPin(point: CardPoint(x: 0.9, y: 0.45), label: "Görlitzer Park")])), images: [:]),
+            lines: ["3 places"], footnote: "Sat 4 Oct 2025",
+            hero: .frame(pins: [CardPin(point: CardPoint(x: 0.1, y: 0.3), label: "Tempelhofer Feld"),
+                                CardPin(point: CardPoint(x: 0.55, y: 0.7), label: "Markthalle Neun"),
+                                CardPin(point: CardPoint(x: 0.9, y: 0.45), label: "Görlitzer Park")],
+                         routes: [], scaleLabel: "≈ 4.2 km across"),
+            keepTogether: ["Tempelhofer Feld", "Markthalle Neun", "Görlitzer Park"]), images: [:]),
         CardSample(name: "contact", spec: spec(
             "contact", headline: "Zoë Ångström-Núñez",
             hero: .initials("ZÅ", background: light ? "#7c3aed" : "#a78bfa", foreground: light ? "#ffffff" : "#1c1b1f")),
@@ -99,6 +102,12 @@ func cardSamples(_ appearance: CardSpec.Appearance) throws -> [CardSample] {
             "song", headline: "Ocean Eyes", lines: ["Billie Eilish", "dont smile at me"],
             footnote: "Sat 4 Oct 2025, 21:04", hero: .image(field: "artwork", shape: .rounded)),
             images: ["artwork": artwork]),
+        CardSample(name: "contact-photo", spec: spec(
+            "contact", headline: "Ada Lovelace", hero: .image(field: "photo", shape: .circle)),
+            images: ["photo": poster]),
+        CardSample(name: "photo-unavailable", spec: spec(
+            "photo", headline: "Photo", lines: ["Picture unavailable"], footnote: "Sat 4 Oct 2025, 09:12",
+            hero: .glyph(.pictureUnavailable)), images: [:]),
         CardSample(name: "podcast", spec: spec(
             "podcast", headline: "Episode 212: The quiet art of keeping a journal", lines: ["The Long Form Show"],
             footnote: "Sun 5 Oct 2025", hero: .glyph(.podcast)), images: [:]),

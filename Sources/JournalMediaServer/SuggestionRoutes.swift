@@ -112,8 +112,9 @@ struct SuggestionRoutes: Sendable {
         return bundle
     }
 
-    /// The processor's options from the query: `preset` (a configured name) and
-    /// `redactLocation` (`true`/`false`).
+    /// The processor's options from the query: `preset` (a configured name),
+    /// `redactLocation` (`true`/`false`) and `cardClasses` (`tile,portrait,landscape`, sizes
+    /// optional: `tile=384x384`).
     private func options(_ request: Request) throws(ProblemResponse) -> SuggestionOptions {
         let presetName = request.uri.queryParameters["preset"].map(String.init) ?? "default"
         guard let renditions = configuration.presets[presetName] else {
@@ -127,7 +128,14 @@ struct SuggestionRoutes: Sendable {
             }
             redact = value
         }
-        return SuggestionOptions(renditions: renditions, redactLocation: redact, jobs: 1, maxPixels: configuration.maxPixels)
+        var sizes = CardSize.defaults
+        if let text = request.uri.queryParameters["cardClasses"] {
+            do { sizes = try CardSize.parseList(String(text)) } catch {
+                throw ProblemResponse(.badRequest, "cardClasses: \(error.message)", reason: "invalidInput")
+            }
+        }
+        return SuggestionOptions(renditions: renditions, cardSizes: sizes, redactLocation: redact, jobs: 1,
+                                 maxPixels: configuration.maxPixels)
     }
 
     /// Processes the bundle in one executor slot under a guard that the deadline and the
@@ -160,7 +168,7 @@ struct SuggestionRoutes: Sendable {
         return data
     }
 
-    /// Every file `suggestion.json` lists (item renditions, then their pictures'), once each.
+    /// Every file `suggestion.json` lists (item renditions, their pictures', the cover collages), once each.
     static func renditions(of result: SuggestionOutput) -> [OutputRendition] {
         var seen = Set<String>()
         var list: [OutputRendition] = []
@@ -168,6 +176,10 @@ struct SuggestionRoutes: Sendable {
             for rendition in item.renditions + item.pictures.flatMap(\.renditions) where seen.insert(rendition.path).inserted {
                 list.append(rendition)
             }
+        }
+        // The cover collages too.
+        for collage in result.coverCollage where seen.insert(collage.rendition.path).inserted {
+            list.append(collage.rendition)
         }
         return list
     }

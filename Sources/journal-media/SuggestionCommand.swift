@@ -21,13 +21,16 @@ struct SuggestionCommand: ParsableCommand {
 
               NN-<id>.thumbnail.webp, NN-<id>.fallback.jpg   photo, Live Photo (and \
             .motionPoster), video: the usual renditions
-              NN-<id>.thumbnail.webp, NN-<id>.fallback.png,
-              NN-<id>.thumbnailDark.webp, NN-<id>.fallbackDark.png   every other item: a \
-            rendered card, light and dark (1200×1500 by default; WebP in a 512 box, PNG)
+              NN-<id>.thumbnail.webp, NN-<id>.fallback.png, NN-<id>.landscape.png and \
+            NN-<id>.thumbnailDark.webp, NN-<id>.fallbackDark.png, NN-<id>.landscapeDark.png   \
+            every other item: a rendered card in each size class, light and dark, each its own \
+            layout: tile 512×512 (hero, headline, one line; no text under 24 px), portrait \
+            1200×1500 and landscape 1600×1000 (all the detail; no text under 36 px)
               NN-<id>.<field>.<role>.<ext>   pictures inside items (artwork, icon, photo, \
             image, appIcon, fallbackImage) through the same pipeline
               suggestion.json   items in order: renditions, the card's texts (headline, \
-            lines, chips, footnote, badge), colours and APCA contrast figures, dates \
+            lines, chips, footnote, badge), every card's layout (each text's box and pixel \
+            size, the hero's box, the pins), colours and APCA contrast figures, dates \
             formatted in the bundle's locale and time zone beside the raw values, \
             missingGlyphs, error, warnings; and the cover item
 
@@ -56,13 +59,19 @@ struct SuggestionCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("""
         JSON file replacing the renditions of media items and of the pictures inside items \
-        (the format of `convert --preset`). Cards always get thumbnail/fallback (light) and \
-        thumbnailDark/fallbackDark.
+        (the format of `convert --preset`). Cards get thumbnail/fallback/landscape (light) and \
+        thumbnailDark/fallbackDark/landscapeDark (see --card-classes).
         """, valueName: "file"))
     var preset: String?
 
-    @Option(name: .long, help: ArgumentHelp("Card canvas, WIDTHxHEIGHT (default 1200x1500).", valueName: "size"))
+    @Option(name: .long, help: ArgumentHelp("The portrait card's canvas, WIDTHxHEIGHT (default 1200x1500).", valueName: "size"))
     var cardSize: String = "\(CardSpec.defaultWidth)x\(CardSpec.defaultHeight)"
+
+    @Option(name: .long, help: ArgumentHelp("""
+        Card size classes to draw, each optionally with its size: tile (thumbnail), portrait \
+        (fallback), landscape (landscape), e.g. "tile,portrait" or "tile=384x384,landscape".
+        """, valueName: "list"))
+    var cardClasses: String = "tile,portrait,landscape"
 
     @Option(name: [.short, .long], help: "Items processed at once, each with one libvips thread. (default: CPU cores)")
     var jobs: Int?
@@ -73,6 +82,7 @@ struct SuggestionCommand: ParsableCommand {
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         _ = try parsedCardSize()
+        do { _ = try CardSize.parseList(cardClasses) } catch { throw ValidationError("--card-classes: \(error.message)") }
     }
 
     private func parsedCardSize() throws -> (Int, Int) {
@@ -113,7 +123,8 @@ struct SuggestionCommand: ParsableCommand {
         }
         if refused { throw ExitCode(ExitStatus.usage) }
         let processor = SuggestionProcessor(options: SuggestionOptions(
-            renditions: renditions, cardWidth: width, cardHeight: height, redactLocation: redactLocation,
+            renditions: renditions, cardWidth: width, cardHeight: height,
+            cardSizes: (try? CardSize.parseList(cardClasses)) ?? CardSize.defaults, redactLocation: redactLocation,
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount))
         var failed = 0
         for (url, bundle) in read {

@@ -57,9 +57,8 @@ import Testing
         for glyph in CardGlyph.allCases {
             let card = try CardRenderer.render(CardSamples.spec(headline: "Glyph", hero: .glyph(glyph)), images: [:])
             let pixels = try CardPixels(card)
-            let metrics = CardMetrics(width: 600, height: 750)
-            let box = CardBox(x: metrics.margin, y: metrics.margin, width: metrics.smallHeroSide,
-                              height: metrics.smallHeroSide)
+            let hero = try #require(card.layout.hero)
+            let box = CardBox(x: hero.x, y: hero.y, width: hero.width, height: hero.height)
             let drawn = pixels.count(in: box, equalTo: accent)
             #expect(drawn > 300, "glyph \(glyph) drew \(drawn) accent pixels")
             #expect(card.warnings.isEmpty)
@@ -70,29 +69,34 @@ import Testing
         let photo = try CardSamples.picture(width: 400, height: 300)
         let metrics = CardMetrics(width: 600, height: 750)
         // Rounded: the picture fills the hero box's height, centred, its corners cut.
-        let rounded = try CardPixels(CardRenderer.render(
+        let roundedCard = try CardRenderer.render(
             CardSamples.spec(headline: "Song", hero: .image(field: "artwork", shape: .rounded)),
-            images: ["artwork": photo]))
-        let heroHeight = metrics.largeHeroHeight
-        let pictureWidth = heroHeight * 4 / 3
-        let left = metrics.margin + (metrics.contentWidth - pictureWidth) / 2
-        #expect(rounded.pixel(left + 1, metrics.margin + 1) == background)
-        let inside = rounded.pixel(left + pictureWidth / 2, metrics.margin + heroHeight / 2)
+            images: ["artwork": photo])
+        let rounded = try CardPixels(roundedCard)
+        let picture = try #require(roundedCard.layout.hero)
+        #expect(picture.height == metrics.heroBox.height && abs(picture.width - picture.height * 4 / 3) <= 1)
+        #expect(picture.x == metrics.margin + (metrics.contentWidth - picture.width) / 2)
+        #expect(rounded.pixel(picture.x + 1, picture.y + 1) == background)
+        let inside = rounded.pixel(picture.x + picture.width / 2, picture.y + picture.height / 2)
         #expect(inside != background && abs(Int(inside[2]) - 160) <= 4)
-        // Circle: corners of its square are background, the centre is picture.
-        let circle = try CardPixels(CardRenderer.render(
+        // Circle: as tall as the hero box, centred; corners of its square are background, the centre is picture.
+        let circleCard = try CardRenderer.render(
             CardSamples.spec(headline: "Ada", hero: .image(field: "photo", shape: .circle)),
-            images: ["photo": photo]))
-        let side = metrics.smallHeroSide, top = metrics.margin
-        #expect(circle.pixel(metrics.margin + 3, top + 3) == background)
-        #expect(circle.pixel(metrics.margin + side - 4, top + side - 4) == background)
-        #expect(abs(Int(circle.pixel(metrics.margin + side / 2, top + side / 2)[2]) - 160) <= 4)
+            images: ["photo": photo])
+        let circle = try CardPixels(circleCard)
+        let disc = try #require(circleCard.layout.hero)
+        #expect(disc.height == metrics.heroBox.height && abs(disc.x + disc.width / 2 - 300) <= 1)
+        #expect(circle.pixel(disc.x + 3, disc.y + 3) == background)
+        #expect(circle.pixel(disc.x + disc.width - 4, disc.y + disc.height - 4) == background)
+        #expect(abs(Int(circle.pixel(disc.x + disc.width / 2, disc.y + disc.height / 2)[2]) - 160) <= 4)
         // Icon: its transparent frame shows the background, its opaque centre the picture.
-        let icon = try CardPixels(CardRenderer.render(
+        let iconCard = try CardRenderer.render(
             CardSamples.spec(headline: "App", hero: .image(field: "appIcon", shape: .icon)),
-            images: ["appIcon": try CardSamples.picture(width: 200, height: 200, alpha: true)]))
-        #expect(icon.pixel(metrics.margin + side / 8, top + side / 8) == background)
-        #expect(abs(Int(icon.pixel(metrics.margin + side / 2, top + side / 2)[2]) - 160) <= 4)
+            images: ["appIcon": try CardSamples.picture(width: 200, height: 200, alpha: true)])
+        let icon = try CardPixels(iconCard)
+        let square = try #require(iconCard.layout.hero)
+        #expect(icon.pixel(square.x + square.width / 8, square.y + square.height / 8) == background)
+        #expect(abs(Int(icon.pixel(square.x + square.width / 2, square.y + square.height / 2)[2]) - 160) <= 4)
     }
 
     @Test func missingPictureFallsBackToAGlyphWithAWarning() throws {
@@ -107,9 +111,8 @@ import Testing
             CardSamples.spec(headline: "Zoë Ångström",
                              hero: .initials("ZÅ", background: "#7c3aed", foreground: "#ffffff")), images: [:])
         let pixels = try CardPixels(card)
-        let metrics = CardMetrics(width: 600, height: 750)
-        let box = CardBox(x: metrics.margin, y: metrics.margin, width: metrics.smallHeroSide,
-                          height: metrics.smallHeroSide)
+        let hero = try #require(card.layout.hero)
+        let box = CardBox(x: hero.x, y: hero.y, width: hero.width, height: hero.height)
         #expect(pixels.count(in: box, equalTo: [0x7c, 0x3a, 0xed]) > 10_000)
         #expect(pixels.count(in: box, equalTo: [255, 255, 255]) > 500)
         #expect(card.missingGlyphs == 0)
@@ -120,9 +123,10 @@ import Testing
     /// box inset by the end markers and the stroke.
     func routeMapping(x0: Double, x1: Double, y0: Double, y1: Double) -> (Double, Double) -> (Int, Int) {
         let m = CardMetrics(width: 600, height: 750)
-        let inset = Double(m.px(20) + m.px(12))
-        let areaX = Double(m.margin) + inset, areaY = Double(m.margin) + inset
-        let areaWidth = Double(m.contentWidth) - 2 * inset, areaHeight = Double(m.largeHeroHeight) - 2 * inset
+        let inset = Double(m.px(28) + m.px(14))
+        let hero = m.heroBox
+        let areaX = Double(hero.x) + inset, areaY = Double(hero.y) + inset
+        let areaWidth = Double(hero.width) - 2 * inset, areaHeight = Double(hero.height) - 2 * inset
         // One unit never exceeds the area's larger side.
         let scale = min(areaWidth / (x1 - x0), areaHeight / (y1 - y0), max(areaWidth, areaHeight))
         let left = areaX + (areaWidth - (x1 - x0) * scale) / 2, top = areaY + (areaHeight - (y1 - y0) * scale) / 2
@@ -155,7 +159,7 @@ import Testing
         // The route spans the hero's width, inset by the markers.
         let (left, _) = map(0, 0.7), (right, _) = map(1, 0.7)
         let m = CardMetrics(width: 600, height: 750)
-        #expect(right - left >= m.contentWidth - 2 * (m.px(20) + m.px(12)) - 1)
+        #expect(right - left >= m.contentWidth - 2 * (m.px(28) + m.px(14)) - 1)
     }
 
     @Test func pinsAreDrawnWithTheirLabels() throws {
@@ -164,8 +168,9 @@ import Testing
         let card = try CardRenderer.render(CardSamples.spec(headline: "Two places", hero: .pins(pins)), images: [:])
         let pixels = try CardPixels(card)
         let m = CardMetrics(width: 600, height: 750)
-        let hero = CardBox(x: m.margin, y: m.margin, width: m.contentWidth, height: m.largeHeroHeight)
+        let hero = m.heroBox
         #expect(pixels.count(in: hero, equalTo: accent) > 400)
+        #expect(card.layout.texts.filter { $0.part == "pinLabel" }.map(\.text) == ["Tempelhofer Feld", "Görlitzer Park"])
         #expect(pixels.count(in: hero, differingFrom: background) > 1500)
         #expect(card.missingGlyphs == 0)
     }
@@ -190,7 +195,7 @@ import Testing
         #expect(headline.utf8.count > 1_000_000)
         let card = try CardRenderer.render(CardSamples.spec(headline: headline, footnote: "today"), images: [:])
         #expect(card.truncated)
-        #expect(card.headlineFontSize == CardMetrics(width: 600, height: 750).size(60))
+        #expect(card.headlineFontSize == CardMetrics(width: 600, height: 750).headline(hasHero: false).minimum)
         // Nothing is drawn into the bottom margin.
         let pixels = try CardPixels(card)
         #expect(pixels.count(in: CardBox(x: 0, y: 750 - 40, width: 600, height: 40), differingFrom: background) == 0)
@@ -247,5 +252,62 @@ import Testing
         #expect(throws: CardRenderError.self) { try CardRenderer.render(spec, images: [:]) }
         spec = CardSamples.spec(headline: "Too big", width: 100_000)
         #expect(throws: CardRenderError.self) { try CardRenderer.render(spec, images: [:]) }
+    }
+
+    @Test func aMapPictureIsTheHeroWithItsPinsWhereTheyAre() throws {
+        let m = CardMetrics(width: 600, height: 750)
+        let box = m.heroBox
+        // A picture of the hero box's shape: no crop, the region maps straight onto it.
+        let map = try CardSamples.picture(width: box.width, height: box.height)
+        let region = CardMapRegion(centerLatitude: 10, centerLongitude: 20, latitudeDelta: 2, longitudeDelta: 2)
+        let pins = [CardPin(point: region.point(latitude: 10.5, longitude: 19.5), label: "North-west"),
+                    CardPin(point: region.point(latitude: 9.5, longitude: 20.5), label: "South-east")]
+        let card = try CardRenderer.render(
+            CardSamples.spec(headline: "Two places", hero: .map(field: "map", region: region, pins: pins, routes: [])),
+            images: ["map": map])
+        let hero = try #require(card.layout.hero)
+        #expect(hero == box.rect)
+        #expect(card.layout.pins.count == 2)
+        let tips = card.layout.pins.map { (Double($0.x) + Double($0.width) / 2, Double($0.y + $0.height)) }
+        #expect(abs(tips[0].0 - (Double(box.x) + 0.25 * Double(box.width))) <= 2)
+        #expect(abs(tips[0].1 - (Double(box.y) + 0.25 * Double(box.height))) <= 2)
+        #expect(abs(tips[1].0 - (Double(box.x) + 0.75 * Double(box.width))) <= 2)
+        // The picture is under the pins: its blue channel (160) fills the hero's corner.
+        let pixels = try CardPixels(card)
+        #expect(abs(Int(pixels.pixel(box.x + box.width / 2, box.y + 20)[2]) - 160) <= 4)
+        // Without the picture: the abstract frame, the pins fitted to it.
+        let frame = try CardRenderer.render(
+            CardSamples.spec(headline: "Two places", hero: .map(field: "map", region: region, pins: pins, routes: [])),
+            images: [:])
+        #expect(frame.layout.pins.count == 2 && frame.layout.hero == box.rect)
+    }
+
+    @Test func pinLabelsNeverCoverAPinOrEachOtherAndTheRestIsCounted() throws {
+        // Ten pins crowded in a corner: labels where they fit, "+N" for the others.
+        let pins = (0..<10).map { CardPin(point: CardPoint(x: 0.1 + Double($0 % 3) * 0.05, y: 0.1 + Double($0 / 3) * 0.05),
+                                          label: "Place number \($0)") }
+        let card = try CardRenderer.render(
+            CardSamples.spec(headline: "Ten places", hero: .frame(pins: pins, routes: [], scaleLabel: "≈ 2 km across")),
+            images: [:])
+        let labels = card.layout.texts.filter { ["pinLabel", "more", "scale"].contains($0.part) }
+        for (index, label) in labels.enumerated() {
+            for pin in card.layout.pins { #expect(!label.box.intersects(pin), "\(label.text) covers a pin") }
+            for other in labels[(index + 1)...] { #expect(!label.box.intersects(other.box), "\(label.text) / \(other.text)") }
+        }
+        let shown = labels.filter { $0.part == "pinLabel" }.count
+        let more = labels.first { $0.part == "more" }
+        #expect(shown < 10 && more?.text == "+\(10 - shown)")
+        #expect(labels.allSatisfy { $0.pixelSize >= 18 }, "36 px at the 0.5 scale of the test canvas")
+    }
+
+    @Test func theMoodFormIsFilledWithItsColours() throws {
+        let card = try CardRenderer.render(
+            CardSamples.spec(headline: "Pleasant", hero: .mood(colors: ["#ff8800", "#ff8800"], valence: 0.6)), images: [:])
+        let hero = try #require(card.layout.hero)
+        let pixels = try CardPixels(card)
+        let box = CardBox(x: hero.x, y: hero.y, width: hero.width, height: hero.height)
+        // Orange fills a good part of the hero square (petals at 72 % over the background, the centre solid).
+        #expect(pixels.count(in: box, equalTo: [0xff, 0x88, 0x00]) > hero.width * hero.height / 50)
+        #expect(pixels.count(in: box, differingFrom: background) > hero.width * hero.height / 3)
     }
 }

@@ -36,13 +36,16 @@ import Testing
         #expect(CardTextFitter.families(for: "오늘 무엇이 今日").hasSuffix("CJK KR"))
         #expect(CardTextFitter.families(for: "Morning run").hasSuffix("CJK JP"))
         // 直 has a different form in Japanese and Chinese fonts: the two cards differ.
-        let chinese = try CardPixels(CardRenderer.render(CardSamples.spec(headline: "直"), images: [:]))
-        let japanese = try CardPixels(CardRenderer.render(CardSamples.spec(headline: "直あ"), images: [:]))
+        // Under a route the headline starts at the left margin; only the text area is compared.
+        let route = CardHero.route([[CardPoint(x: 0, y: 0.5), CardPoint(x: 1, y: 0.5)]])
+        let chinese = try CardPixels(CardRenderer.render(CardSamples.spec(headline: "直", hero: route), images: [:]))
+        let japanese = try CardPixels(CardRenderer.render(CardSamples.spec(headline: "直あ", hero: route), images: [:]))
         let background = CardSamples.rgb(CardSamples.background)
-        let firstGlyph = CardBox(x: 40, y: 0, width: 130, height: 750)
+        let area = CardMetrics(width: 600, height: 750).textArea
+        let firstGlyph = CardBox(x: 40, y: area.y, width: 130, height: area.height)
         #expect(chinese.count(in: firstGlyph, differingFrom: background) > 500)
         var differing = 0
-        for y in 0..<750 { for x in 40..<170 where chinese.pixel(x, y) != japanese.pixel(x, y) { differing += 1 } }
+        for y in area.y..<750 { for x in 40..<170 where chinese.pixel(x, y) != japanese.pixel(x, y) { differing += 1 } }
         #expect(differing > 100)
     }
 
@@ -55,9 +58,12 @@ import Testing
     @Test func rightToLeftHeadlineIsSetFromTheRight() throws {
         let background = CardSamples.rgb(CardSamples.background)
         let metrics = CardMetrics(width: 600, height: 750)
-        let band = { (x: Int, width: Int) in CardBox(x: x, y: 0, width: width, height: 750) }
+        // Texts under a route start at their start side; only the text area is looked at.
+        let area = metrics.textArea
+        let band = { (x: Int, width: Int) in CardBox(x: x, y: area.y, width: width, height: area.height) }
+        let route = CardHero.route([[CardPoint(x: 0, y: 0.5), CardPoint(x: 1, y: 0.5)]])
         for text in ["שלום", "مرحبا"] {
-            let card = try CardRenderer.render(CardSamples.spec(headline: text), images: [:])
+            let card = try CardRenderer.render(CardSamples.spec(headline: text, hero: route), images: [:])
             #expect(card.missingGlyphs == 0)
             let pixels = try CardPixels(card)
             // A short word: ink at the right edge of the text column, none in its left half.
@@ -65,14 +71,12 @@ import Testing
             #expect(pixels.count(in: band(right - 60, 60), differingFrom: background) > 100)
             #expect(pixels.count(in: band(0, 300), differingFrom: background) == 0)
         }
-        // A small hero and a badge follow the text to the right.
-        let withHero = try CardPixels(CardRenderer.render(
-            CardSamples.spec(headline: "שלום", badge: "עבודה", hero: .glyph(.pin)), images: [:]))
-        let accent = CardSamples.rgb(CardSamples.accent)
-        #expect(withHero.count(in: band(0, 300), equalTo: accent) == 0)
-        #expect(withHero.count(in: band(300, 300), equalTo: accent) > 300)
+        // The badge follows the text to the right.
+        let withBadge = try CardRenderer.render(CardSamples.spec(headline: "שלום", badge: "עבודה", hero: route), images: [:])
+        let badge = try #require(withBadge.layout.texts.first { $0.part == "badge" })
+        #expect(badge.box.x > 300)
         // And a left-to-right word the other way round.
-        let latin = try CardPixels(CardRenderer.render(CardSamples.spec(headline: "Hello"), images: [:]))
+        let latin = try CardPixels(CardRenderer.render(CardSamples.spec(headline: "Hello", hero: route), images: [:]))
         #expect(latin.count(in: band(300, 300), differingFrom: background) == 0)
     }
 }

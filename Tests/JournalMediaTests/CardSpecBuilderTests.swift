@@ -86,6 +86,9 @@ import Testing
         let mood = try Self.cards(Self.full[10].1, pictures: pictures)
         #expect(mood.light.lines == ["Momentary emotion"])
         #expect(mood.light.chips == ["Joyful", "Self-care"])
+        // The mood itself is the hero (not the bundle's icon): a form in the given gradient's hues.
+        guard case .mood(let form, let valence) = mood.light.hero else { Issue.record("no mood form"); return }
+        #expect(form.count == 2 && valence > 0)
         guard case .verticalGradient(let stops) = mood.light.background else { Issue.record("no gradient"); return }
         #expect(stops.map(\.color) == ["#FFE7B3", "#FFC15E"], "the given gradient carries black text as it is")
         #expect(mood.dark.background != mood.light.background)
@@ -106,6 +109,7 @@ import Testing
         let mood = try Self.cards(Self.minimal[10].1)
         #expect(mood.light.headline == "Very unpleasant")
         guard case .verticalGradient = mood.light.background else { Issue.record("no valence palette"); return }
+        guard case .mood = mood.light.hero else { Issue.record("no mood form"); return }
         let unknown = try Self.cards(Self.minimal[12].1)
         #expect(unknown.light.hero == .glyph(.unknown))
         #expect(unknown.warnings.first?.contains("futureThing") == true)
@@ -226,14 +230,19 @@ import Testing
         let item = Self.full[3].1
         let plain = try Self.cards(item)
         #expect(plain.light.lines == ["Berlin", "52.5169° N, 13.4019° E"])
-        #expect(plain.light.badge == "Work" && plain.light.hero == .glyph(.work))
+        #expect(plain.light.badge == "Work")
+        // A place with coordinates and no map picture: its pin on the abstract frame.
+        #expect(plain.light.hero == .frame(pins: [CardPin(point: CardPoint(x: 0.5, y: 0.5))], routes: [], scaleLabel: nil))
         let redacted = try Self.cards(item, redact: true)
         #expect(redacted.light.lines == ["Berlin"])
         let de = try Self.cards(item, locale: "de_DE")
         #expect(de.light.lines.last == "52,5169° N, 13,4019° E")
         let group = try Self.cards(Self.full[4].1, redact: true)
-        guard case .pins(let pins) = group.light.hero else { Issue.record("no pins"); return }
+        guard case .frame(let pins, _, let scale) = group.light.hero else { Issue.record("no pins"); return }
         #expect(pins.map(\.label) == ["A", "B", "C"])
+        #expect(scale?.hasPrefix("≈ ") == true && scale?.hasSuffix(" across") == true, "\(String(describing: scale))")
+        // The list headline keeps each name whole.
+        #expect(group.light.keepTogether == ["A", "B", "C"])
         #expect(pins.allSatisfy { (0...1).contains($0.point.x) && (0...1).contains($0.point.y) })
         #expect(!group.light.lines.joined().contains("°"))
     }
@@ -245,6 +254,17 @@ import Testing
         #expect(pair.light.background == .solid(colors.light.background))
         #expect(pair.dark.background == .solid(colors.dark.background))
         #expect(pair.light.foreground == colors.light.foreground && pair.dark.foreground == colors.dark.foreground)
+    }
+
+    @Test func aPictureThatCouldNotBeUsedShowsThePictureUnavailableGlyph() throws {
+        // Song, podcast, generic media, poster: the failed picture's place says so; without a
+        // reference at all the type's glyph stands there.
+        for (index, field) in [(5, "artwork"), (6, "artwork"), (7, "appIcon"), (11, "image")] {
+            let failed = try Self.cards(Self.full[index].1, pictures: CardPictures(failed: [field]))
+            #expect(failed.light.hero == .glyph(.pictureUnavailable), "\(Self.full[index].0)")
+            let absent = try Self.cards(Self.full[index].1)
+            #expect(absent.light.hero != .glyph(.pictureUnavailable), "\(Self.full[index].0)")
+        }
     }
 
     @Test func initialsAreStableAndScriptAware() {

@@ -41,7 +41,9 @@ import Testing
         #expect(workout.details?.activityType == 37)
         #expect(workout.details?.distanceMeters == 10021.7)
         #expect(abs((workout.details?.date?.duration ?? 0) - (52 * 60 + 10)) < 0.001)
-        #expect(bundle.suggestion.items[2].files.map(\.field) == ["icon"])
+        #expect(bundle.suggestion.items[2].files.map(\.field) == ["icon", "map"])
+        // The map picture and the region it shows (centre and span).
+        #expect(workout.map?.picture == "files/map.png" && workout.map?.region.centerLatitude == 52.5201)
         guard case .livePhoto(let live) = bundle.suggestion.items[1].content else {
             Issue.record("item 1 is not a Live Photo"); return
         }
@@ -152,7 +154,7 @@ import Testing
         let start = clock.now
         let bundle = try SuggestionBundleReader.read(Self.bundle(items: json))
         let cards = CardSpecBuilder(bundle: bundle).cards(for: bundle.suggestion.items[0])
-        guard case .route(let routes) = cards.light.hero else { Issue.record("no route"); return }
+        guard case .frame(_, let routes, _) = cards.light.hero else { Issue.record("no route"); return }
         #expect(routes.count == 1)
         #expect(routes[0].count <= RouteProjection.maxPoints)
         #expect(routes[0].count > 20, "a winding route keeps its shape")
@@ -182,5 +184,49 @@ import Testing
                       SuggestionBundleLimits.maxPathLength] {
             #expect(text.contains(#""maxItems": \#(bound)"#) || text.contains(#""maxLength": \#(bound)"#), "\(bound)")
         }
+    }
+}
+
+@Suite struct SuggestionMapTests {
+    static func read(_ item: String) throws -> SuggestionItem {
+        let json = #"{"schemaVersion":1,"bundleId":"m","suggestion":{"title":"T","items":["# + item + "]}}"
+        return try SuggestionBundleReader.read(Data(json.utf8)).suggestion.items[0]
+    }
+
+    @Test func aMapRegionIsReadAsCentreAndSpanOrAsEdges() throws {
+        let edges = try Self.read(#"{"id":"1","type":"location","latitude":37.5,"longitude":127,"map":"m.png","mapRegion":{"north":38,"south":37,"east":127.5,"west":126.5}}"#)
+        guard case .location(let place) = edges.content, let map = place.map else { Issue.record("no map"); return }
+        #expect(map.region == CardMapRegion(centerLatitude: 37.5, centerLongitude: 127, latitudeDelta: 1, longitudeDelta: 1))
+        #expect(map.region.point(latitude: 37.5, longitude: 127) == CardPoint(x: 0.5, y: 0.5))
+        #expect(map.region.point(latitude: 38, longitude: 126.5) == CardPoint(x: 0, y: 0), "north-west is the top left")
+        #expect(edges.files.map(\.field) == ["map"])
+        // Across the antimeridian.
+        let pacific = try Self.read(#"{"id":"1","type":"locationGroup","locations":[],"map":"m.png","mapRegion":{"north":1,"south":-1,"east":-179,"west":179}}"#)
+        guard case .locationGroup(let group) = pacific.content else { Issue.record("no group"); return }
+        #expect(group.map?.region.longitudeDelta == 2 && abs(abs(group.map?.region.centerLongitude ?? 0) - 180) < 1e-9)
+    }
+
+    @Test func aMapWithoutItsRegionAndARegionWithoutItsMapAreRefused() throws {
+        #expect(throws: SuggestionBundleError.self) {
+            try Self.read(#"{"id":"1","type":"workout","map":"m.png"}"#)
+        }
+        #expect(throws: SuggestionBundleError.self) {
+            try Self.read(#"{"id":"1","type":"workout","mapRegion":{"centerLatitude":1,"centerLongitude":2,"latitudeDelta":0.1,"longitudeDelta":0.1}}"#)
+        }
+    }
+
+    @Test func theCardUsesTheMapPictureOnlyWhenItDecoded() throws {
+        let item = try Self.read(#"{"id":"1","type":"locationGroup","locations":[{"place":"A","latitude":37.6,"longitude":126.9},{"place":"B","latitude":37.4,"longitude":127.1}],"map":"m.png","mapRegion":{"north":38,"south":37,"east":127.5,"west":126.5}}"#)
+        let bundle = try SuggestionBundleReader.read(Data(#"{"schemaVersion":1,"bundleId":"m","suggestion":{"title":"T","items":[]}}"#.utf8))
+        let builder = CardSpecBuilder(bundle: bundle)
+        let withMap = builder.cards(for: item, pictures: CardPictures(fields: ["map"]))
+        guard case .map(let field, _, let pins, _) = withMap.light.hero else { Issue.record("no map hero"); return }
+        #expect(field == "map" && withMap.imageFields == ["map"])
+        #expect(pins.map(\.label) == ["A", "B"])
+        #expect(abs(pins[0].point.x - 0.4) < 1e-9 && abs(pins[0].point.y - 0.4) < 1e-9)
+        // The picture failed: the abstract frame with the pins, as without a map.
+        let without = builder.cards(for: item, pictures: CardPictures(failed: ["map"]))
+        guard case .frame(let framed, _, _) = without.light.hero else { Issue.record("no frame"); return }
+        #expect(framed.count == 2)
     }
 }

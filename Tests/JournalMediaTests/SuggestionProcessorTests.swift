@@ -32,6 +32,9 @@ import JournalMediaImaging
         return runs
     }()
 
+    /// The roles of a card item: tile, portrait and landscape, light and dark.
+    static let cardRoles = ["thumbnail", "thumbnailDark", "fallback", "fallbackDark", "landscape", "landscapeDark"]
+
     static func run(_ name: String) throws -> Run { try #require(runs[name], "\(name) was not processed") }
 
     @Test func everyItemOfTheExampleBundleIsProduced() throws {
@@ -42,10 +45,11 @@ import JournalMediaImaging
             let roles = item.renditions.map(\.role)
             #expect(roles.contains("thumbnail") && roles.contains("fallback"), "\(item.id): \(roles)")
             if item.output == "card" {
-                #expect(roles == ["thumbnail", "fallback", "thumbnailDark", "fallbackDark"], "\(item.id)")
-                #expect(item.renditions.map(\.format) == [.webp, .png, .webp, .png])
-                #expect(item.renditions[1].width == 1200 && item.renditions[1].height == 1500)
-                #expect(max(item.renditions[0].width, item.renditions[0].height) == 512)
+                #expect(roles == Self.cardRoles, "\(item.id)")
+                #expect(item.renditions.map(\.format) == [.webp, .webp, .png, .png, .png, .png])
+                #expect(item.renditions[2].width == 1200 && item.renditions[2].height == 1500)
+                #expect(item.renditions[0].width == 512 && item.renditions[0].height == 512)
+                #expect(item.renditions[4].width == 1600 && item.renditions[4].height == 1000)
             }
             for rendition in item.renditions {
                 let data = try run.file(rendition.path)
@@ -57,7 +61,7 @@ import JournalMediaImaging
         #expect(run.item("A2")?.pictures.first?.livePhoto?.pairedBy == .given)
         #expect(run.output.cover?.itemId == "A1", "the first photo is the cover")
         // The workout icon and the song artwork went through the pipeline too.
-        #expect(run.item("6F0E")?.pictures.map(\.field) == ["icon"])
+        #expect(run.item("6F0E")?.pictures.map(\.field) == ["icon", "map"])
         #expect(run.item("A7")?.pictures.first?.colors != nil)
     }
 
@@ -69,7 +73,7 @@ import JournalMediaImaging
         let dates = try #require(workout["dates"] as? [[String: Any]])
         #expect(dates.first?["raw"] as? String == "2025-10-04T06:00:00Z")
         #expect(dates.first?["formatted"] as? String == "4. Okt. 2025, 8:00")
-        for key in ["error", "badge", "footnote", "headline", "light", "dark", "missingGlyphs", "warnings", "pictures"] {
+        for key in ["error", "badge", "footnote", "headline", "light", "dark", "cards", "missingGlyphs", "warnings", "pictures"] {
             #expect(workout.keys.contains(key), "\(key) is always written")
         }
         let light = try #require(workout["light"] as? [String: Any])
@@ -124,7 +128,12 @@ import JournalMediaImaging
         let names = try FileManager.default.contentsOfDirectory(atPath: run.folder.path)
         #expect(!names.contains { $0.hasPrefix("05-E5.photo") || $0.hasPrefix("06-E6.artwork") || $0.hasPrefix("07-E7.photo") })
         #expect(run.item("E5")?.output == "card")
-        #expect(run.item("E5")?.renditions.map(\.role) == ["thumbnail", "fallback", "thumbnailDark", "fallbackDark"])
+        #expect(run.item("E5")?.renditions.map(\.role) == Self.cardRoles)
+        // A photo whose file is missing: the "picture unavailable" card with the item's own
+        // texts, in every size class, and its error kept.
+        #expect(run.item("E4")?.headline == "Photo" && run.item("E4")?.lines == ["Picture unavailable"])
+        #expect(run.item("E4")?.renditions.map(\.role) == Self.cardRoles)
+        #expect(run.item("E4")?.cards.count == 6)
     }
 
     @Test func outputsCarryNoMetadata() throws {
@@ -170,7 +179,7 @@ import JournalMediaImaging
         let a = out.appendingPathComponent("a/small"), b = out.appendingPathComponent("b/small")
         let names = try FileManager.default.contentsOfDirectory(atPath: a.path).sorted()
         #expect(names == (try FileManager.default.contentsOfDirectory(atPath: b.path).sorted()))
-        #expect(names.count == 5 * 4 + 2 + 1, "four card files per item, the artwork's two renditions, suggestion.json")
+        #expect(names.count == 5 * 6 + 2 + 3 + 1, "six card files per item, the artwork's two renditions, three cover collages, suggestion.json")
         for name in names {
             #expect(try Data(contentsOf: a.appendingPathComponent(name)) == Data(contentsOf: b.appendingPathComponent(name)), "\(name)")
         }

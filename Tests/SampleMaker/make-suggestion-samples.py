@@ -35,6 +35,23 @@ def write(bundle, data):
         f.write("\n")
 
 
+def map_picture(path):
+    """A map-like picture, as an app's MapKit snapshot of the run would be: land, a river,
+    parks and streets drawn as SVG and rendered by libvips (librsvg) to an 800×600 PNG."""
+    streets = "".join(f'<path d="M0 {y} L800 {y + 40}"/>' for y in range(30, 600, 95))
+    streets += "".join(f'<path d="M{x} 0 L{x - 60} 600"/>' for x in range(60, 860, 120))
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600">'
+           '<rect width="800" height="600" fill="#f1efe9"/>'
+           '<path d="M150 180 h190 v150 h-190 z M520 380 h170 v120 h-170 z" fill="#cfe8c4"/>'
+           f'<g stroke="#ffffff" stroke-width="9" fill="none">{streets}</g>'
+           '<path d="M-20 470 C200 400 330 520 520 430 S760 300 830 340" stroke="#a9d3f0" stroke-width="34" fill="none"/>'
+           '</svg>')
+    with tempfile.NamedTemporaryFile("w", suffix=".svg", delete=False) as f:
+        f.write(svg)
+    subprocess.run(["vips", "copy", f.name, path + "[compression=9,strip]"], check=True)
+    os.unlink(f.name)
+
+
 def route(lat, lon, count, radius_m, start_seconds, wobble=0.0):
     """A closed loop like a run around a park, one point per 3 s."""
     points = []
@@ -59,6 +76,7 @@ copy("alpha-disc.png", b, "run-icon.png")
 os.makedirs(os.path.join(out, b, "files"), exist_ok=True)
 scene(os.path.join(out, b, "files", "artwork.jpg"), 240, 240, 3)
 subprocess.run(["vips", "copy", os.path.join(here, "icon.svg"), os.path.join(out, b, "files", "mood.png")], check=True)
+map_picture(os.path.join(out, b, "files", "map.png"))
 write(b, {
     "schemaVersion": 1, "bundleId": "0b6c9f7e-3d1a-4d4e-9a53-2f1f3c0f9a11",
     "timeZone": "Europe/Berlin", "locale": "de_DE",
@@ -71,6 +89,9 @@ write(b, {
              "date": "2025-10-04T07:06:00Z"},
             {"id": "6F0E", "type": "workout", "icon": "files/run-icon.png",
              "route": route(52.5201, 13.4012, 1041, 1600, 6 * 3600),
+             "map": "files/map.png",
+             "mapRegion": {"centerLatitude": 52.5201, "centerLongitude": 13.3717,
+                           "latitudeDelta": 0.04341, "longitudeDelta": 0.09448},
              "details": {"activityType": 37, "localizedName": "Outdoor Run", "activeEnergyKcal": 512.4,
                          "distanceMeters": 10021.7, "averageHeartRateBpm": 151.2,
                          "date": {"start": "2025-10-04T06:00:00Z", "end": "2025-10-04T06:52:10Z"}}},

@@ -35,6 +35,7 @@ public struct CardSource: ImageSource {
         report.headlineFontSize = card.headlineFontSize
         report.truncated = card.truncated
         report.warnings = card.warnings
+        report.layout = card.layout
         result.width = spec.width
         result.height = spec.height
         result.orientation = 1
@@ -56,7 +57,14 @@ public struct CardSource: ImageSource {
                                                     allowUpscale: false)
             do throws(VipsError) {
                 if size.width == spec.width && size.height == spec.height {
-                    guard rendition.format == .png, let png = try CardPNGEncoder.encode(card) else { continue }
+                    if rendition.format != .png {
+                        // A card drawn at its rendition's size (the tile): encoded as drawn.
+                        result.renditions.append(try RenditionRenderer.render(
+                            card, spec: rendition, sourceWidth: spec.width, sourceHeight: spec.height,
+                            allowUpscale: false))
+                        continue
+                    }
+                    guard let png = try CardPNGEncoder.encode(card) else { continue }
                     result.renditions.append(Rendition(role: rendition.role, format: .png, width: spec.width,
                                                        height: spec.height, data: png))
                 } else if rendition.fit == .inside {
@@ -79,5 +87,7 @@ public final class CardRenderReport {
     public var headlineFontSize = 0.0
     public var truncated = false
     public var warnings: [String] = []
+    /// Where the texts, hero and pins were drawn.
+    public var layout: CardLayout?
     public init() {}
 }

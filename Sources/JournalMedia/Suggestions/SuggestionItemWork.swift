@@ -39,7 +39,7 @@ struct ItemWork {
     func run(_ item: SuggestionItem) -> SuggestionItemOutput {
         var out = SuggestionItemOutput(id: item.id, type: item.type, output: "card", renditions: [], headline: nil,
                                        lines: [], chips: [], footnote: nil, badge: nil, light: nil, dark: nil,
-                                       missingGlyphs: 0, dates: [], pictures: [], error: nil, warnings: [])
+                                       cards: [], missingGlyphs: 0, dates: [], pictures: [], error: nil, warnings: [])
         func fail(_ error: OutputError) {
             if out.error == nil { out.error = error } else { out.warnings.append("\(error.field ?? "item"): \(error.message)") }
         }
@@ -60,6 +60,7 @@ struct ItemWork {
             out.pictures.append(media.picture)
             if let error = media.picture.error {
                 fail(error)
+                pictures.failed.insert(media.picture.field)
             } else {
                 out.output = "media"
                 out.renditions = media.picture.renditions
@@ -71,6 +72,7 @@ struct ItemWork {
             out.pictures.append(picture.output)
             if let error = picture.output.error {
                 fail(error)
+                pictures.failed.insert(field)
             } else if let image = picture.decoded {
                 decoded[field] = image
                 pictures.fields.insert(field)
@@ -92,26 +94,41 @@ struct ItemWork {
         out.badge = pair.light.badge
         out.dates = pair.dates
         out.warnings += pair.warnings.filter { !$0.hasPrefix("unknown item type") }
-        for (spec, colors, dark) in [(pair.light, pair.lightColors, false), (pair.dark, pair.darkColors, true)] {
-            let source = CardSource(spec: spec, images: decoded.filter { pair.imageFields.contains($0.key) })
-            // No colour analysis: a card's colours are its spec's, written from `colors` below.
-            let processor = AssetProcessor(options: ProcessingOptions(renditions: options.cardRenditions(dark: dark),
-                                                                      maxPixels: options.maxPixels, analyzeColors: false))
-            let result = processor.process(source, name: "\(prefix) \(spec.appearance.rawValue) card")
-            if let error = result.error {
-                fail(OutputError(field: nil, stage: error.stage, reason: error.reason, message: error.message))
-                continue
+        // Every size class, light and dark: each its own layout, one rendition at its own size.
+        let images = decoded.filter { pair.imageFields.contains($0.key) }
+        for size in options.cardSizes {
+            let specs = pair.at(size)
+            for (spec, colors, dark) in [(specs.light, pair.lightColors, false), (specs.dark, pair.darkColors, true)] {
+                let source = CardSource(spec: spec, images: images)
+                let rendition = SuggestionOptions.cardRendition(size, dark: dark)
+                // No colour analysis: a card's colours are its spec's, written from `colors` below.
+                let processor = AssetProcessor(options: ProcessingOptions(renditions: [rendition],
+                                                                          maxPixels: options.maxPixels, analyzeColors: false))
+                let result = processor.process(source, name: "\(prefix) \(size.sizeClass.rawValue) \(spec.appearance.rawValue) card")
+                if let error = result.error {
+                    fail(OutputError(field: nil, stage: error.stage, reason: error.reason, message: error.message))
+                    continue
+                }
+                do {
+                    out.renditions += try write(result.renditions, base: prefix)
+                } catch {
+                    fail(error)
+                }
+                let report = source.report
+                if let layout = report.layout {
+                    out.cards.append(OutputCardDrawing(
+                        sizeClass: size.sizeClass, appearance: spec.appearance, role: rendition.role,
+                        missingGlyphs: report.missingGlyphs, headlineFontSize: report.headlineFontSize,
+                        truncated: report.truncated, layout: layout))
+                }
+                let card = OutputCard(colors: colors, missingGlyphs: report.missingGlyphs,
+                                      headlineFontSize: report.headlineFontSize, truncated: report.truncated)
+                if size.sizeClass == .portrait || (dark ? out.dark : out.light) == nil {
+                    if dark { out.dark = card } else { out.light = card }
+                }
+                out.missingGlyphs += report.missingGlyphs
+                for warning in report.warnings where !out.warnings.contains(warning) { out.warnings.append(warning) }
             }
-            do {
-                out.renditions += try write(result.renditions, base: prefix)
-            } catch {
-                fail(error)
-            }
-            let card = OutputCard(colors: colors, missingGlyphs: source.report.missingGlyphs,
-                                  headlineFontSize: source.report.headlineFontSize, truncated: source.report.truncated)
-            if dark { out.dark = card } else { out.light = card }
-            out.missingGlyphs += source.report.missingGlyphs
-            for warning in source.report.warnings where !out.warnings.contains(warning) { out.warnings.append(warning) }
         }
         return out
     }
@@ -211,12 +228,19 @@ struct ItemWork {
     /// The picture for a card, decoded from the largest rendition already made (a JPEG or
     /// PNG of at most the fallback's size; transparency kept in PNG and WebP).
     static func decodeForCard(_ result: AssetResult, name: String, maxPixels: Int) throws(AssetError) -> DecodedImage? {
-        guard let largest = result.renditions.max(by: { $0.width * $0.height < $1.width * $1.height }),
-              let format = FormatSniffer.sniff(largest.data) else { return nil }
-        let plan = DecodePlan(renditions: [RenditionSpec(role: "card", format: .png, width: largest.width,
-                                                         height: largest.height)], maxPixels: maxPixels)
+        guard let largest = result.renditions.max(by: { $0.width * $0.height < $1.width * $1.height }) else { return nil }
+        return try decodeRendition(largest.data, width: largest.width, height: largest.height, name: name,
+                                   maxPixels: maxPixels)
+    }
+
+    /// A rendition's bytes (one the toolkit wrote) decoded again at its own size.
+    static func decodeRendition(_ bytes: [UInt8], width: Int, height: Int, name: String,
+                                maxPixels: Int) throws(AssetError) -> DecodedImage? {
+        guard let format = FormatSniffer.sniff(bytes) else { return nil }
+        let plan = DecodePlan(renditions: [RenditionSpec(role: "card", format: .png, width: width, height: height)],
+                              maxPixels: maxPixels)
         var scratch = AssetResult(source: name)
-        return try StillDecoding.decode(largest.data, format: format, name: name, plan: plan, into: &scratch).decoded
+        return try StillDecoding.decode(bytes, format: format, name: name, plan: plan, into: &scratch).decoded
     }
 }
 

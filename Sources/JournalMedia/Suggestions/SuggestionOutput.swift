@@ -16,6 +16,9 @@ public struct SuggestionOutput: Codable, Sendable, Equatable {
     /// The item a journal entry's header shows: the first photo, Live Photo or video that
     /// succeeded, else the first item with a card.
     @ExplicitNull public var cover: OutputCover?
+    /// Per size class, up to four items composed for a header (`CoverCollage`); empty when
+    /// fewer than two items have a picture.
+    public var coverCollage: [OutputCollage]
     public var items: [SuggestionItemOutput]
     public var summary: OutputSummary
 }
@@ -76,7 +79,22 @@ public struct OutputPicture: Codable, Sendable, Equatable {
     @ExplicitNull public var error: OutputError?
 }
 
-/// One card's figures: colours with their APCA Lc, and what the renderer reported.
+/// One card as drawn in one size class and appearance: its role, what the renderer
+/// reported, and its layout (every text run with its box and pixel size, the hero's box,
+/// the pins), so clients can place accessibility labels and checks can measure legibility.
+public struct OutputCardDrawing: Codable, Sendable, Equatable {
+    public var sizeClass: CardSizeClass
+    public var appearance: CardSpec.Appearance
+    /// The rendition's role (`thumbnail`, `fallbackDark`, `landscape`, …).
+    public var role: String
+    public var missingGlyphs: Int
+    public var headlineFontSize: Double
+    public var truncated: Bool
+    public var layout: CardLayout
+}
+
+/// One card's figures: colours with their APCA Lc, and what the renderer reported (for
+/// the portrait card, or the first size class drawn).
 public struct OutputCard: Codable, Sendable, Equatable {
     public var colors: CardColorReport
     public var missingGlyphs: Int
@@ -89,7 +107,8 @@ public struct SuggestionItemOutput: Codable, Sendable, Equatable {
     public var type: String
     /// `media` (the item's own photo, Live Photo or video) or `card` (a rendered card).
     public var output: String
-    /// `thumbnail` and `fallback` for every item; cards add `thumbnailDark`, `fallbackDark`.
+    /// `thumbnail` and `fallback` for every item; cards add `thumbnailDark`, `fallbackDark`
+    /// and `landscape`, `landscapeDark` (the tile, portrait and landscape size classes).
     public var renditions: [OutputRendition]
     /// The texts on the card, as plain strings (null for media items).
     @ExplicitNull public var headline: String?
@@ -99,6 +118,8 @@ public struct SuggestionItemOutput: Codable, Sendable, Equatable {
     @ExplicitNull public var badge: String?
     @ExplicitNull public var light: OutputCard?
     @ExplicitNull public var dark: OutputCard?
+    /// Every card drawn: each size class in light and dark, with its layout.
+    public var cards: [OutputCardDrawing]
     /// Missing glyphs of both cards together (0 when every character had a glyph).
     public var missingGlyphs: Int
     public var dates: [FormattedDate]

@@ -58,7 +58,7 @@ public struct SuggestionProcessor: Sendable {
                 OutputInterval(start: FormattedDate(field: "start", raw: $0.start.raw, formatted: format.dateTime($0.start.date)),
                                end: FormattedDate(field: "end", raw: $0.end.raw, formatted: format.dateTime($0.end.date)))
             },
-            cover: nil, items: outputs,
+            cover: nil, coverCollage: CoverCollage(options: options, target: target).make(outputs), items: outputs,
             summary: OutputSummary(items: outputs.count, succeeded: outputs.filter { $0.error == nil }.count,
                                    failed: outputs.filter { $0.error != nil }.count,
                                    cards: outputs.filter { $0.output == "card" }.count,

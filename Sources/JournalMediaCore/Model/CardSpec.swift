@@ -38,11 +38,17 @@ public struct CardSpec: Sendable, Equatable, Codable {
     public var badge: String?
     /// The picture area of the card, or nil for a text-only card (reflection).
     public var hero: CardHero?
+    /// The size class whose layout draws this card (`width`×`height` scale its design).
+    public var sizeClass: CardSizeClass
+    /// Names inside the headline that must not be broken across lines (the places of
+    /// "A, B and C"): the headline breaks after a comma or before "and", never inside one.
+    public var keepTogether: [String]
 
     public init(itemType: String, appearance: Appearance, width: Int = CardSpec.defaultWidth,
                 height: Int = CardSpec.defaultHeight, background: CardBackground, foreground: String,
                 secondaryForeground: String, accent: String, headline: String, lines: [String] = [],
-                chips: [String] = [], footnote: String? = nil, badge: String? = nil, hero: CardHero? = nil) {
+                chips: [String] = [], footnote: String? = nil, badge: String? = nil, hero: CardHero? = nil,
+                sizeClass: CardSizeClass = .portrait, keepTogether: [String] = []) {
         self.itemType = itemType
         self.appearance = appearance
         self.width = width
@@ -57,6 +63,8 @@ public struct CardSpec: Sendable, Equatable, Codable {
         self.footnote = footnote
         self.badge = badge
         self.hero = hero
+        self.sizeClass = sizeClass
+        self.keepTogether = keepTogether
     }
 
     public static let defaultWidth = 1200
@@ -99,6 +107,39 @@ public enum CardHero: Sendable, Equatable, Codable {
     /// Pins in the same unit frame as `route` (a location group; one pin at 0.5, 0.5 for a
     /// single place), each with an optional label.
     case pins([CardPin])
+    /// A state of mind: a large flower-like form filled with the valence colours (top to
+    /// bottom, `#RRGGBB`), with more and rounder petals the more pleasant the valence (−1…1).
+    case mood(colors: [String], valence: Double)
+    /// A place on a picture of its map (`field`, supplied decoded like `.image`), with the
+    /// pins or route drawn where they are: `region` says which part of the map the picture
+    /// shows. Without the picture the renderer draws the abstract frame instead.
+    case map(field: String, region: CardMapRegion, pins: [CardPin], routes: [[CardPoint]])
+    /// An abstract frame for a place without a map picture: a graticule with rings scaled to
+    /// `spanMeters` (the distance the hero's width stands for, nil when unknown) around the
+    /// pins or route, and the scale written as text (`scaleLabel`).
+    case frame(pins: [CardPin], routes: [[CardPoint]], scaleLabel: String?)
+}
+
+/// The part of a map picture's area that pins and routes are projected into: the unit
+/// frame's x 0…1 spans the picture's width, y 0…1 its height (north up).
+public struct CardMapRegion: Sendable, Equatable, Codable {
+    public var centerLatitude: Double
+    public var centerLongitude: Double
+    public var latitudeDelta: Double
+    public var longitudeDelta: Double
+
+    public init(centerLatitude: Double, centerLongitude: Double, latitudeDelta: Double, longitudeDelta: Double) {
+        self.centerLatitude = centerLatitude
+        self.centerLongitude = centerLongitude
+        self.latitudeDelta = latitudeDelta
+        self.longitudeDelta = longitudeDelta
+    }
+
+    /// Where a coordinate falls in the picture, 0…1 each way (outside when off the map).
+    public func point(latitude: Double, longitude: Double) -> CardPoint {
+        CardPoint(x: (longitude - centerLongitude) / max(1e-9, longitudeDelta) + 0.5,
+                  y: (centerLatitude - latitude) / max(1e-9, latitudeDelta) + 0.5)
+    }
 }
 
 public enum CardImageShape: String, Sendable, Equatable, Codable {
@@ -143,4 +184,6 @@ public enum CardGlyph: String, Sendable, Equatable, Codable, CaseIterable {
     case mood
     case quote
     case unknown
+    /// A picture the item references could not be read: a framed picture, struck through.
+    case pictureUnavailable
 }

@@ -9,6 +9,8 @@ struct CardContent {
     var footnote: String?
     var badge: String?
     var hero: CardHero?
+    /// Names in the headline that must not be broken across lines.
+    var keepTogether: [String] = []
     /// The type's hue: accent colour and the seed of the default backgrounds.
     var seed: RGBColor
     var lightBackground: [RGBColor]?
@@ -45,6 +47,26 @@ struct CardContentBuilder {
         pictures.fields.contains(field) ? .image(field: field, shape: shape) : nil
     }
 
+    /// The hero where the item's picture would be: the "picture unavailable" glyph when the
+    /// bundle referenced one that could not be used, else the type's glyph.
+    func unavailable(_ field: String, or glyph: CardGlyph) -> CardHero {
+        .glyph(pictures.failed.contains(field) ? .pictureUnavailable : glyph)
+    }
+
+    /// The card of a photo, Live Photo or video whose file could not be used: the
+    /// "picture unavailable" glyph, the item's kind, the reason in words and its date.
+    func unavailable(_ kind: String, fallback field: String, date value: SuggestionDate?) -> CardContent {
+        if let hero = picture(field, .rounded) {
+            var c = CardContent(headline: builder.suggestionTitle, hero: hero, seed: Self.seed("neutral"))
+            c.footnote = date("date", value, into: &c)
+            return c
+        }
+        var c = CardContent(headline: kind, hero: .glyph(.pictureUnavailable), seed: Self.seed("neutral"))
+        c.lines = ["Picture unavailable"]
+        c.footnote = date("date", value, into: &c)
+        return c
+    }
+
     func date(_ field: String, _ value: SuggestionDate?, into content: inout CardContent) -> String? {
         guard let value else { return nil }
         let text = format.dateTime(value.date)
@@ -73,21 +95,9 @@ struct CardContentBuilder {
 
     func content(for item: SuggestionItem) -> CardContent {
         switch item.content {
-        case .photo(let photo):
-            var c = CardContent(headline: builder.suggestionTitle, hero: picture("photo", .rounded) ?? picture("fallbackImage", .rounded),
-                                seed: Self.seed("neutral"))
-            c.footnote = date("date", photo.date, into: &c)
-            return c
-        case .livePhoto(let live):
-            var c = CardContent(headline: builder.suggestionTitle, hero: picture("image", .rounded) ?? picture("fallbackImage", .rounded),
-                                seed: Self.seed("neutral"))
-            c.footnote = date("date", live.date, into: &c)
-            return c
-        case .video(let video):
-            var c = CardContent(headline: builder.suggestionTitle, hero: picture("video", .rounded) ?? picture("fallbackImage", .rounded),
-                                seed: Self.seed("neutral"))
-            c.footnote = date("date", video.date, into: &c)
-            return c
+        case .photo(let photo): return unavailable("Photo", fallback: "fallbackImage", date: photo.date)
+        case .livePhoto(let live): return unavailable("Live Photo", fallback: "fallbackImage", date: live.date)
+        case .video(let video): return unavailable("Video", fallback: "fallbackImage", date: video.date)
         case .workout(let workout): return self.workout(workout)
         case .workoutGroup(let group): return workoutGroup(group)
         case .contact(let contact): return self.contact(contact)
@@ -95,21 +105,21 @@ struct CardContentBuilder {
         case .locationGroup(let group): return locationGroup(group)
         case .song(let song):
             var c = CardContent(headline: song.song ?? song.album ?? "Song",
-                                hero: picture("artwork", .rounded) ?? .glyph(.music), seed: Self.seed("song"))
+                                hero: picture("artwork", .rounded) ?? unavailable("artwork", or: .music), seed: Self.seed("song"))
             c.lines = [song.artist, song.song == nil ? nil : song.album].compactMap { $0 }
             c.footnote = date("date", song.date, into: &c)
             mediaColors("artwork", into: &c)
             return c
         case .podcast(let podcast):
             var c = CardContent(headline: podcast.episode ?? podcast.show ?? "Podcast",
-                                hero: picture("artwork", .rounded) ?? .glyph(.podcast), seed: Self.seed("podcast"))
+                                hero: picture("artwork", .rounded) ?? unavailable("artwork", or: .podcast), seed: Self.seed("podcast"))
             c.lines = [podcast.episode == nil ? nil : podcast.show].compactMap { $0 }
             c.footnote = date("date", podcast.date, into: &c)
             mediaColors("artwork", into: &c)
             return c
         case .genericMedia(let media):
             var c = CardContent(headline: media.title ?? media.album ?? "Media",
-                                hero: picture("appIcon", .icon) ?? .glyph(.media), seed: Self.seed("genericMedia"))
+                                hero: picture("appIcon", .icon) ?? unavailable("appIcon", or: .media), seed: Self.seed("genericMedia"))
             c.lines = [media.artist, media.title == nil ? nil : media.album].compactMap { $0 }
             c.footnote = date("date", media.date, into: &c)
             mediaColors("appIcon", into: &c)
@@ -124,7 +134,8 @@ struct CardContentBuilder {
             return c
         case .stateOfMind(let mood): return stateOfMind(mood)
         case .eventPoster(let event):
-            var c = CardContent(headline: event.title, hero: picture("image", .rounded) ?? .glyph(.calendar),
+            var c = CardContent(headline: event.title, hero: picture("image", .rounded)
+                                    ?? unavailable("image", or: .calendar),
                                 seed: Self.seed("eventPoster"))
             var when: String?
             if let start = event.start, let end = event.end {
@@ -139,7 +150,9 @@ struct CardContentBuilder {
             return c
         case .unknown:
             var c = CardContent(headline: builder.suggestionTitle,
-                                hero: picture("fallbackImage", .rounded) ?? .glyph(.unknown), seed: Self.seed("neutral"))
+                                hero: picture("fallbackImage", .rounded)
+                                    ?? unavailable("fallbackImage", or: .unknown),
+                                seed: Self.seed("neutral"))
             c.footnote = interval("suggestion.date", builder.suggestionDate, into: &c)
             c.warnings.append(item.fallbackImage == nil
                               ? "unknown item type \"\(item.type)\" without a fallbackImage: shown as a neutral card"
@@ -171,8 +184,10 @@ struct CardContentBuilder {
         c.lines = workoutStats(duration: details?.date?.duration, distance: details?.distanceMeters,
                                energy: details?.activeEnergyKcal, heartRate: details?.averageHeartRateBpm)
         c.footnote = interval("details.date", details?.date, into: &c)
-        if workout.route.count >= 2 {
-            c.hero = .route(RouteProjection.drawable([workout.route]))
+        if let map = mapHero(workout.map, pins: [], routes: [workout.route]) {
+            c.hero = map
+        } else if workout.route.count >= 2 {
+            c.hero = .frame(pins: [], routes: RouteProjection.drawable([workout.route]), scaleLabel: nil)
         } else {
             c.hero = picture("icon", .icon) ?? .glyph(details.map { WorkoutActivityNames.glyph($0.activityType) } ?? .workout)
         }
@@ -206,7 +221,7 @@ struct CardContentBuilder {
         }
         let routes = group.workouts.map(\.route).filter { $0.count >= 2 }
         if !routes.isEmpty {
-            c.hero = .route(RouteProjection.drawable(routes))
+            c.hero = .frame(pins: [], routes: RouteProjection.drawable(routes), scaleLabel: nil)
         } else {
             c.hero = picture("icon", .icon) ?? .glyph(.workout)
         }
@@ -244,7 +259,14 @@ struct CardContentBuilder {
                             seed: Self.seed("location"))
         c.lines = [location.place == nil ? nil : location.city,
                    c.headline == coordinates ? nil : coordinates].compactMap { $0 }
-        c.hero = .glyph(location.isWorkLocation == true ? .work : .pin)
+        if let lat = location.latitude, let lon = location.longitude,
+           let map = mapHero(location.map, pins: [(lat, lon, nil)], routes: []) {
+            c.hero = map
+        } else if location.latitude != nil && location.longitude != nil {
+            c.hero = .frame(pins: [CardPin(point: CardPoint(x: 0.5, y: 0.5))], routes: [], scaleLabel: nil)
+        } else {
+            c.hero = .glyph(location.isWorkLocation == true ? .work : .pin)
+        }
         if location.isWorkLocation == true { c.badge = "Work" }
         c.footnote = date("date", location.date, into: &c)
         return c
@@ -255,16 +277,22 @@ struct CardContentBuilder {
         let n = group.locations.count
         let count = "\(format.integer(n)) \(n == 1 ? "place" : "places")"
         var c = CardContent(headline: names.isEmpty ? count : CardTextFormatter.list(names), seed: Self.seed("location"))
+        c.keepTogether = names
         if !names.isEmpty { c.lines = [count] }
         let placed = group.locations.prefix(50).compactMap { location -> (Double, Double, String?)? in
             guard let lat = location.latitude, let lon = location.longitude else { return nil }
             return (lat, lon, location.place ?? location.city)
         }
-        if placed.isEmpty {
+        if let map = mapHero(group.map, pins: Array(placed), routes: []) {
+            c.hero = map
+        } else if placed.isEmpty {
             c.hero = .glyph(.pins)
         } else {
             let points = RouteProjection.unitFrame([placed.map { (latitude: $0.0, longitude: $0.1) }]).first ?? []
-            c.hero = .pins(zip(points, placed).map { CardPin(point: $0.0, label: $0.1.2) })
+            let pins = zip(points, placed).map { CardPin(point: $0.0, label: $0.1.2) }
+            c.hero = .frame(pins: pins, routes: [], scaleLabel: Self.span(placed.map { ($0.0, $0.1) }).map {
+                "≈ " + format.distance(meters: $0) + " across"
+            })
         }
         let dates = group.locations.compactMap(\.date).sorted { $0.date < $1.date }
         if let first = dates.first, let last = dates.last {
@@ -274,6 +302,34 @@ struct CardContentBuilder {
             _ = date("locations[\(index)].date", location.date, into: &c)
         }
         return c
+    }
+
+    /// The item's map picture as the hero, with its pins and routes placed by the map's
+    /// region; nil without a map or when its picture did not decode (the frame is drawn then).
+    func mapHero(_ map: SuggestionMap?, pins: [(Double, Double, String?)], routes: [[RoutePoint]]) -> CardHero? {
+        guard let map, pictures.fields.contains("map") else { return nil }
+        let region = map.region
+        let placedPins = pins.map { CardPin(point: region.point(latitude: $0.0, longitude: $0.1), label: $0.2) }
+        let placedRoutes = routes.filter { $0.count >= 2 }.map { route -> [CardPoint] in
+            let stride = max(1, route.count / 2000)
+            var points = Swift.stride(from: 0, to: route.count, by: stride).map {
+                region.point(latitude: route[$0].latitude, longitude: route[$0].longitude)
+            }
+            if stride > 1, let last = route.last { points.append(region.point(latitude: last.latitude, longitude: last.longitude)) }
+            return points
+        }
+        return .map(field: "map", region: region, pins: placedPins, routes: placedRoutes)
+    }
+
+    /// The east–west extent of the places in metres (at their mean latitude), or nil for one place.
+    static func span(_ places: [(Double, Double)]) -> Double? {
+        guard places.count > 1, let minLon = places.map(\.1).min(), let maxLon = places.map(\.1).max(),
+              let minLat = places.map(\.0).min(), let maxLat = places.map(\.0).max() else { return nil }
+        let meanLat = places.map(\.0).reduce(0, +) / Double(places.count)
+        let east = (maxLon - minLon) * cos(meanLat * .pi / 180) * 111_320
+        let north = (maxLat - minLat) * 110_574
+        let span = max(east, north)
+        return span.isFinite && span > 0 ? span : nil
     }
 
     func motion(_ motion: MotionActivityItem) -> CardContent {
@@ -300,10 +356,19 @@ struct CardContentBuilder {
                             seed: Self.seed("neutral"))
         c.lines = [StateOfMindVocabulary.kind(mood.kind)]
         c.chips = mood.labels.map(StateOfMindVocabulary.label) + mood.associations.map(StateOfMindVocabulary.association)
-        c.hero = picture("icon", .icon) ?? .glyph(.mood)
         c.footnote = date("date", mood.date, into: &c)
         let index = StateOfMindVocabulary.classIndex(classification: mood.valenceClassification, valence: mood.valence)
         c.seed = CardPalette.valenceSeeds[index]
+        // The mood itself as the hero: a form in the given gradient's hues or the valence colour.
+        let given = (mood.lightBackground ?? []).sorted { $0.location < $1.location }.compactMap { try? RGBColor.parse($0.color) }
+        let hues = given.isEmpty ? [c.seed] : given
+        let form = hues.enumerated().map { index, color in
+            let lab = OKLab(color)
+            let l = hues.count == 1 ? 0.78 : 0.80 - 0.18 * Double(index) / Double(hues.count - 1)
+            return OKLab.fromLCh(l: l, chroma: max(0.12, min(0.2, lab.chroma * 1.6)), hue: lab.hue).rgb.hex
+        }
+        c.hero = .mood(colors: form.count == 1 ? [form[0], OKLab.fromLCh(l: 0.6, chroma: 0.15, hue: OKLab(hues[0]).hue).rgb.hex] : form,
+                       valence: mood.valence)
         func stops(_ given: [GradientStop]?) -> ([RGBColor], [Double])? {
             guard let given, !given.isEmpty else { return nil }
             let sorted = given.sorted { $0.location < $1.location }

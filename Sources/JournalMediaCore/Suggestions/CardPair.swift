@@ -13,7 +13,21 @@ public struct CardPair: Sendable, Equatable {
     public var imageFields: [String] {
         var fields: [String] = []
         if case .image(let field, _) = light.hero { fields.append(field) }
+        if case .map(let field, _, _, _) = light.hero { fields.append(field) }
         return fields
+    }
+
+    /// The pair drawn at `size`: the same content in that size class' layout.
+    public func at(_ size: CardSize) -> (light: CardSpec, dark: CardSpec) {
+        var light = self.light, dark = self.dark
+        for index in 0..<2 {
+            var spec = index == 0 ? light : dark
+            spec.width = size.width
+            spec.height = size.height
+            spec.sizeClass = size.sizeClass
+            if index == 0 { light = spec } else { dark = spec }
+        }
+        return (light, dark)
     }
 }
 
@@ -38,10 +52,14 @@ public struct FormattedDate: Sendable, Equatable, Codable {
 public struct CardPictures: Sendable, Equatable {
     public var colors: [String: CardColors]
     public var fields: Set<String>
+    /// Fields whose referenced picture is missing, unreadable, corrupt or outside the
+    /// bundle: their cards show the "picture unavailable" glyph where the picture was the point.
+    public var failed: Set<String>
 
-    public init(fields: Set<String> = [], colors: [String: CardColors] = [:]) {
+    public init(fields: Set<String> = [], colors: [String: CardColors] = [:], failed: Set<String> = []) {
         self.fields = fields
         self.colors = colors
+        self.failed = failed
     }
 
     public static let none = CardPictures()

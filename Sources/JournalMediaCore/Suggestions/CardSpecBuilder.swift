@@ -59,7 +59,8 @@ public struct CardSpecBuilder: Sendable {
                 headline: CardTextFormatter.shortened(content.headline, limit: Self.maxHeadlineLength),
                 lines: Array(content.lines.filter { !$0.isEmpty }.prefix(3).map(short)),
                 chips: Array(content.chips.prefix(Self.maxChips).map { CardTextFormatter.shortened($0, limit: 60) }),
-                footnote: content.footnote.map(short), badge: content.badge, hero: content.hero)
+                footnote: content.footnote.map(short), badge: content.badge, hero: content.hero,
+                keepTogether: content.keepTogether)
         }
         return CardPair(light: spec(.light, light), dark: spec(.dark, dark), lightColors: light.report,
                         darkColors: dark.report, dates: content.dates, warnings: content.warnings)

@@ -141,7 +141,7 @@ private struct BundleRoot: Decodable {
             if let list = try f.list("locations", maxCount: SuggestionBundleLimits.maxLocations) {
                 for index in list.indices { locations.append(try location(try list.object(at: index))) }
             }
-            content = .locationGroup(LocationGroupItem(locations: locations))
+            content = .locationGroup(LocationGroupItem(locations: locations, map: try map(f)))
         case "song":
             content = .song(SongItem(song: try f.string("song"), artist: try f.string("artist"), album: try f.string("album"),
                                      artwork: try f.file("artwork"), date: try f.date("date")))
@@ -192,13 +192,45 @@ private struct BundleRoot: Decodable {
                 averageHeartRateBpm: try d.number("averageHeartRateBpm", in: 0...1000),
                 date: try d.interval("date"))
         }
-        return WorkoutItem(icon: try f.file("icon"), route: route, details: details)
+        return WorkoutItem(icon: try f.file("icon"), route: route, details: details, map: try map(f))
     }
 
     static func location(_ f: JSONFields) throws -> LocationItem {
         LocationItem(place: try f.string("place"), city: try f.string("city"),
                      latitude: try f.number("latitude", in: -90...90), longitude: try f.number("longitude", in: -180...180),
-                     date: try f.date("date"), isWorkLocation: try f.boolean("isWorkLocation"))
+                     date: try f.date("date"), isWorkLocation: try f.boolean("isWorkLocation"), map: try map(f))
+    }
+
+    /// `map` (a picture) with `mapRegion`: either its centre and span
+    /// (`centerLatitude`, `centerLongitude`, `latitudeDelta`, `longitudeDelta`) or its edges
+    /// (`north`, `south`, `east`, `west`). A region without a picture is refused, and so is
+    /// a picture without a region (the pins could not be placed on it).
+    static func map(_ f: JSONFields) throws -> SuggestionMap? {
+        let picture = try f.file("map")
+        guard let region = try f.object("mapRegion") else {
+            if picture != nil { throw SuggestionBundleError(path: f.path("mapRegion"), message: "a map picture needs its mapRegion") }
+            return nil
+        }
+        guard let picture else { throw SuggestionBundleError(path: f.path("map"), message: "a mapRegion needs its map picture") }
+        if let north = try region.number("north", in: -90...90) {
+            let south = try region.number("south", required: true, in: -90...90) ?? 0
+            let east = try region.number("east", required: true, in: -180...180) ?? 0
+            let west = try region.number("west", required: true, in: -180...180) ?? 0
+            guard north > south, east != west else {
+                throw SuggestionBundleError(path: region.path("north"), message: "north must be above south and east differ from west")
+            }
+            // Across the antimeridian east is smaller than west.
+            let width = east > west ? east - west : east + 360 - west
+            var center = west + width / 2
+            if center > 180 { center -= 360 }
+            return SuggestionMap(picture: picture, region: CardMapRegion(
+                centerLatitude: (north + south) / 2, centerLongitude: center, latitudeDelta: north - south, longitudeDelta: width))
+        }
+        return SuggestionMap(picture: picture, region: CardMapRegion(
+            centerLatitude: try region.number("centerLatitude", required: true, in: -90...90) ?? 0,
+            centerLongitude: try region.number("centerLongitude", required: true, in: -180...180) ?? 0,
+            latitudeDelta: try region.number("latitudeDelta", required: true, in: 1e-7...180) ?? 1,
+            longitudeDelta: try region.number("longitudeDelta", required: true, in: 1e-7...360) ?? 1))
     }
 
     static func gradient(_ f: JSONFields, _ key: String) throws -> [GradientStop]? {

@@ -43,12 +43,14 @@ public struct SuggestionItem: Sendable, Equatable {
         case .photo(let item): add("photo", item.photo)
         case .livePhoto(let item): add("image", item.image); add("video", item.video)
         case .video(let item): add("video", item.video)
-        case .workout(let item): add("icon", item.icon)
+        case .workout(let item): add("icon", item.icon); add("map", item.map?.picture)
         case .workoutGroup(let item):
             add("icon", item.icon)
             for (index, workout) in item.workouts.enumerated() { add("workouts[\(index)].icon", workout.icon) }
         case .contact(let item): add("photo", item.photo)
-        case .location, .locationGroup, .reflection: break
+        case .location(let item): add("map", item.map?.picture)
+        case .locationGroup(let item): add("map", item.map?.picture)
+        case .reflection: break
         case .song(let item): add("artwork", item.artwork)
         case .podcast(let item): add("artwork", item.artwork)
         case .genericMedia(let item): add("appIcon", item.appIcon)
@@ -123,6 +125,23 @@ public struct WorkoutItem: Sendable, Equatable {
     public var icon: String?
     public var route: [RoutePoint]
     public var details: WorkoutDetails?
+    /// A picture of the route's map made on the device (optional), and the region it shows.
+    public var map: SuggestionMap? = nil
+}
+
+/// A map picture an app made on the device (e.g. with MapKit's snapshotter) for a place or
+/// a route, and the region it shows: no map tiles are fetched on the server. The card
+/// draws the pins or route onto it, placed by the region (linear in latitude and
+/// longitude, close to the Mercator picture for the spans of a city).
+public struct SuggestionMap: Sendable, Equatable {
+    /// The picture's path in the bundle (field `map`).
+    public var picture: String
+    public var region: CardMapRegion
+
+    public init(picture: String, region: CardMapRegion) {
+        self.picture = picture
+        self.region = region
+    }
 }
 
 public struct WorkoutGroupItem: Sendable, Equatable {
@@ -145,10 +164,14 @@ public struct LocationItem: Sendable, Equatable {
     public var longitude: Double?
     public var date: SuggestionDate?
     public var isWorkLocation: Bool?
+    /// A picture of the place's map (optional), and the region it shows.
+    public var map: SuggestionMap? = nil
 }
 
 public struct LocationGroupItem: Sendable, Equatable {
     public var locations: [LocationItem]
+    /// A picture of the places' map (optional), and the region it shows.
+    public var map: SuggestionMap? = nil
 }
 
 public struct SongItem: Sendable, Equatable {

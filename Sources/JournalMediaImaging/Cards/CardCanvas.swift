@@ -100,7 +100,11 @@ final class CardCanvas {
     /// libvips operations and the pipeline run per layer that cost more than the blend.
     /// Costs the layer's area (pixels with zero coverage are skipped). Any other layer
     /// (float, grey) goes through `placeThroughVips`.
-    func place(_ layer: VipsImageHandle, mask: VipsImageHandle? = nil, x: Int, y: Int) throws(VipsError) {
+    /// `cornerRadius`: the layer's corners are rounded to it as it is blended (coverage
+    /// computed per pixel near the corners, antialiased; a circle when it is half the side),
+    /// instead of rasterising a mask of the whole layer.
+    func place(_ layer: VipsImageHandle, mask: VipsImageHandle? = nil, x: Int, y: Int,
+               cornerRadius: Double = 0) throws(VipsError) {
         let left = max(0, x), top = max(0, y)
         let right = min(width, x + layer.width), bottom = min(height, y + layer.height)
         guard right > left, bottom > top else { return }
@@ -127,16 +131,101 @@ final class CardCanvas {
         let layerBase = layerBytes.assumingMemoryBound(to: UInt8.self)
         let canvasBase = pixels.assumingMemoryBound(to: UInt8.self)
         let count = right - left
+        let r = min(cornerRadius, Double(min(layer.width, layer.height)) / 2)
         for row in top..<bottom {
             let layerRow = layerBase + ((row - y) * layer.width + (left - x)) * bands
             let canvasRow = canvasBase + (row * width + left) * 3
-            if let maskBytes {
+            let ly = row - y
+            if r > 0 && maskBytes == nil && (Double(ly) < r || Double(ly) >= Double(layer.height) - r) {
+                let w = layer.width, h = layer.height, offset = left - x
+                let cy = Double(ly) + 0.5 < r ? r : Double(h) - r
+                Self.blendRow(canvasRow, layerRow, bands: bands, count: count) { i in
+                    let lx = i + offset
+                    let own = bands == 4 ? Int(layerRow[i * 4 + 3]) : 255
+                    let px = Double(lx) + 0.5
+                    guard px < r || px > Double(w) - r else { return UInt8(own) }
+                    let cx = px < r ? r : Double(w) - r
+                    let dx = px - cx, dy = Double(ly) + 0.5 - cy
+                    let cover = min(1, max(0, r - (dx * dx + dy * dy).squareRoot() + 0.5))
+                    return UInt8((Double(own) * cover).rounded())
+                }
+            } else if let maskBytes {
                 let coverageRow = maskBytes.assumingMemoryBound(to: UInt8.self) + (row - y) * layer.width + (left - x)
                 Self.blendRow(canvasRow, layerRow, bands: bands, count: count) { coverageRow[$0] }
             } else if bands == 4 {
                 Self.blendRow(canvasRow, layerRow, bands: 4, count: count) { layerRow[$0 * 4 + 3] }
             } else {
                 (canvasRow).update(from: layerRow, count: count * 3)
+            }
+        }
+    }
+
+    /// Blends `color` (RGB) at `alpha` over a rectangle of the canvas, its corners rounded to
+    /// `radius` (whole pixels, no antialiasing: for faint tints and thin lines, where a
+    /// rasterised drawing of the whole area would cost far more). Costs the rectangle's area.
+    func tint(_ box: CardBox, color: [UInt8], alpha: UInt8, radius: Int = 0) {
+        guard color.count >= 3 else { return }
+        let left = max(0, box.x), right = min(width, box.x + box.width)
+        guard right > left else { return }
+        let a = Int(alpha), b = 255 - a
+        let mixed = (0..<3).map { a * Int(color[$0]) + 128 }
+        let rowBytes = width * 3
+        let r = Double(max(0, min(radius, min(box.width, box.height) / 2)))
+        for y in max(0, box.y)..<min(height, box.y + box.height) {
+            // The inset of this row at the rounded corners.
+            let fromEdge = Double(min(y - box.y, box.y + box.height - 1 - y)) + 0.5
+            let inset = fromEdge < r ? Int((r - (r * r - (r - fromEdge) * (r - fromEdge)).squareRoot()).rounded()) : 0
+            let row = pixels.assumingMemoryBound(to: UInt8.self) + y * rowBytes
+            for x in max(left, box.x + inset)..<min(right, box.x + box.width - inset) {
+                let c = row + x * 3
+                c[0] = UInt8((mixed[0] + b * Int(c[0])) / 255)
+                c[1] = UInt8((mixed[1] + b * Int(c[1])) / 255)
+                c[2] = UInt8((mixed[2] + b * Int(c[2])) / 255)
+            }
+        }
+    }
+
+    /// Blends a disc of `color` at `alpha`, its edge antialiased (coverage from the distance
+    /// to the circle), straight into the canvas. Costs the disc's area.
+    func disc(centerX: Double, centerY: Double, radius: Double, color: [UInt8], alpha: UInt8) {
+        guard color.count >= 3, radius > 0 else { return }
+        let rowBytes = width * 3
+        let base = pixels.assumingMemoryBound(to: UInt8.self)
+        let top = max(0, Int((centerY - radius - 1).rounded(.down))), bottom = min(height, Int((centerY + radius + 1).rounded(.up)))
+        guard bottom > top else { return }
+        for y in top..<bottom {
+            let dy = Double(y) + 0.5 - centerY
+            let reach = radius + 1
+            guard abs(dy) < reach else { continue }
+            let half = (reach * reach - dy * dy).squareRoot()
+            let left = max(0, Int((centerX - half).rounded(.down))), right = min(width, Int((centerX + half).rounded(.up)))
+            guard right > left else { continue }
+            let row = base + y * rowBytes
+            // Pixels whose centre lies 0.5 px or more inside the circle are fully covered:
+            // blended without a square root; only the edge pixels get their coverage.
+            let innerReach = radius - 0.5
+            let inner = innerReach > abs(dy) ? (innerReach * innerReach - dy * dy).squareRoot() : -1
+            let innerLeft = inner > 0 ? max(left, Int((centerX - inner + 0.5).rounded(.up))) : right
+            let innerRight = inner > 0 ? min(right, Int((centerX + inner - 0.5).rounded(.down)) + 1) : right
+            if innerRight > innerLeft {
+                let a = Int(alpha), b = 255 - a
+                let m0 = a * Int(color[0]) + 128, m1 = a * Int(color[1]) + 128, m2 = a * Int(color[2]) + 128
+                for x in innerLeft..<innerRight {
+                    let c = row + x * 3
+                    c[0] = UInt8((m0 + b * Int(c[0])) / 255)
+                    c[1] = UInt8((m1 + b * Int(c[1])) / 255)
+                    c[2] = UInt8((m2 + b * Int(c[2])) / 255)
+                }
+            }
+            for x in left..<right where x < innerLeft || x >= innerRight {
+                let dx = Double(x) + 0.5 - centerX
+                let cover = min(1, max(0, radius - (dx * dx + dy * dy).squareRoot() + 0.5))
+                let a = Int((Double(alpha) * cover).rounded())
+                if a == 0 { continue }
+                let b = 255 - a, c = row + x * 3
+                c[0] = UInt8((a * Int(color[0]) + b * Int(c[0]) + 128) / 255)
+                c[1] = UInt8((a * Int(color[1]) + b * Int(c[1]) + 128) / 255)
+                c[2] = UInt8((a * Int(color[2]) + b * Int(c[2]) + 128) / 255)
             }
         }
     }

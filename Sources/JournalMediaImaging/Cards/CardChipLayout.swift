@@ -2,7 +2,8 @@ import CVips
 import Foundation
 import JournalMediaCore
 
-/// Lays labels out as chips (pills tinted and outlined in the accent colour around short texts),
+/// Lays labels out as chips (pills tinted with the accent colour around short texts in the
+/// headline's colour, no outline: OCR and eyes read an outlined pill as a box, not a word),
 /// row after row across the content width, as many as fit in the rows left above the
 /// footnote (at most three), ending with a "+N" chip for the rest.
 ///
@@ -14,14 +15,20 @@ struct CardChipLayout {
     let metrics: CardMetrics
     let canvas: CardCanvas
     let colors: CardColors
+    /// The column the rows span (its x and width).
+    let column: CardBox
+    /// Rows centred in the column (else flowing from the text's start side).
+    var centred = false
     var missingGlyphs = 0
+    /// The labels drawn, for the card's layout.
+    var runs: [CardTextRun] = []
     var truncated = false
     var warnings: [String] = []
 
     static let maxRows = 3
 
-    static func textSize(metrics: CardMetrics) -> Double { metrics.size(32) }
-    static func padding(metrics: CardMetrics) -> (x: Int, y: Int) { (metrics.px(26), metrics.px(14)) }
+    static func textSize(metrics: CardMetrics) -> Double { metrics.floor }
+    static func padding(metrics: CardMetrics) -> (x: Int, y: Int) { (metrics.px(24), metrics.px(10)) }
     static func gap(metrics: CardMetrics) -> Int { metrics.px(14) }
 
     /// A chip row's height: the text's line height plus the vertical padding.
@@ -31,7 +38,7 @@ struct CardChipLayout {
 
     private func style(maxWidth: Int) -> CardTextStyle {
         let size = Self.textSize(metrics: metrics)
-        return CardTextStyle(weight: .medium, color: colors.secondary, width: maxWidth, size: size,
+        return CardTextStyle(weight: .medium, color: colors.foreground, width: maxWidth, size: size,
                              minimumSize: size, maxLines: 1, maxHeight: nil)
     }
 
@@ -40,6 +47,8 @@ struct CardChipLayout {
         var x: Int
         var row: Int
         var width: Int
+        /// The "+N" chip for the labels left out.
+        var more = false
     }
 
     /// Which chips go where: the labels that fit in `rows` rows, then "+N" for the rest.
@@ -63,7 +72,7 @@ struct CardChipLayout {
             if total > 0 { warnings.append("chips: 0 of \(total) shown") }
             return Plan(chips: [], rows: 0, height: 0)
         }
-        let contentWidth = m.contentWidth
+        let contentWidth = column.width
         let labelWidth = contentWidth - 2 * padding.x
         var placed: [Placed] = []
         var x = 0, row = 0
@@ -95,7 +104,7 @@ struct CardChipLayout {
                 nextX = 0
             }
             if nextRow < rows {
-                more = Placed(text: fitted, x: nextX, row: nextRow, width: width)
+                more = Placed(text: fitted, x: nextX, row: nextRow, width: width, more: true)
                 break
             }
             placed.removeLast()
@@ -115,26 +124,33 @@ struct CardChipLayout {
         let rowHeight = Self.rowHeight(metrics: m)
         let gap = Self.gap(metrics: m)
         let padding = Self.padding(metrics: m)
-        let contentWidth = m.contentWidth
+        let contentWidth = column.width
+        var rowWidths: [Int: Int] = [:]
+        for chip in plan.chips { rowWidths[chip.row] = max(rowWidths[chip.row] ?? 0, chip.x + chip.width) }
+        func left(_ chip: Placed) -> Int {
+            if centred { return (contentWidth - (rowWidths[chip.row] ?? 0)) / 2 + chip.x }
+            return rtl ? contentWidth - chip.x - chip.width : chip.x
+        }
         let stroke = Double(m.px(3))
         let n = CardLayers.number
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(contentWidth)\" height=\"\(plan.height)\">"
         for chip in plan.chips {
             let y = chip.row * (rowHeight + gap)
-            let x = rtl ? contentWidth - chip.x - chip.width : chip.x
+            let x = left(chip)
             svg += "<rect x=\"\(n(Double(x) + stroke / 2))\" y=\"\(n(Double(y) + stroke / 2))\" "
                 + "width=\"\(n(Double(chip.width) - stroke))\" height=\"\(n(Double(rowHeight) - stroke))\" "
-                + "rx=\"\(n((Double(rowHeight) - stroke) / 2))\" fill=\"\(colors.accent)\" fill-opacity=\"0.12\" stroke=\"\(colors.accent)\" stroke-opacity=\"0.35\" "
-                + "stroke-width=\"\(n(stroke))\"/>"
+                + "rx=\"\(n((Double(rowHeight) - stroke) / 2))\" fill=\"\(colors.accent)\" fill-opacity=\"0.14\"/>"
         }
         svg += "</svg>"
-        try canvas.place(try CardLayers.svg(svg), x: m.margin, y: top)
+        try canvas.place(try CardLayers.svg(svg), x: column.x, y: top)
         for chip in plan.chips {
             let layer = try CardLayers.text(chip.text)
-            let x = rtl ? contentWidth - chip.x - chip.width : chip.x
+            let x = left(chip)
             let textHeight = chip.text.measurement.logical.height
             let y = top + chip.row * (rowHeight + gap) + (rowHeight - textHeight) / 2
-            try canvas.place(layer.image, x: m.margin + x + padding.x + layer.lineDx, y: y + layer.dy)
+            try canvas.place(layer.image, x: column.x + x + padding.x + layer.lineDx, y: y + layer.dy)
+            runs.append(CardTextRun.of(chip.text, x: column.x + x + padding.x, y: y, ownWidth: true,
+                                       part: chip.more ? "more" : "chip"))
             missingGlyphs += chip.text.measurement.unknownGlyphs
             truncated = truncated || chip.text.truncated
         }

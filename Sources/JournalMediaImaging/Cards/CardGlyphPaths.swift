@@ -76,6 +76,9 @@ enum CardGlyphPaths {
         case .unknown:
             return circle(24, 24, 18) + line("M18.5 19 Q18.5 13 24 13 Q29.5 13 29.5 18.5 Q29.5 22 24 25 L24 28")
                 + circle(24, 34, 2.2, filled: true)
+        case .pictureUnavailable:
+            return rect(6, 9, 36, 30, 4) + line("M6 33 L17 22 L26 31 L31 26 L42 37") + circle(32, 17, 3.2)
+                + line("M4 44 L44 4")
         }
     }
 

@@ -2,9 +2,12 @@ import CVips
 import Foundation
 import JournalMediaCore
 
-/// Draws a card's hero into its box: a supplied picture (rounded, circle-cropped, or an
-/// icon kept with its transparency), a built-in glyph, initials on a disc, routes (lines
-/// fitted to the box, start and end marked) or pins with labels.
+/// Draws a card's hero large into its box (the upper half of a tile or portrait, the left
+/// half of a landscape): a supplied picture (rounded, a circle-cropped avatar, or an icon
+/// kept with its transparency), a built-in glyph on a tinted disc, initials on a disc, a
+/// state of mind's form, routes (fitted to the box, start and end marked) or pins with
+/// labels placed where they hit no pin and no other label ("+N" for the rest), on a map
+/// picture or an abstract frame. Records what it drew for the card's layout.
 ///
 /// Runs once per card before the text. Costs one resize of the supplied picture, or one
 /// SVG rasterisation of the hero's area (routes are capped at `maxRoutePoints` in total
@@ -17,6 +20,11 @@ struct CardHeroPainter {
     var missingGlyphs = 0
     var truncated = false
     var warnings: [String] = []
+    /// The area actually covered (the glyph's disc, the avatar, the fitted picture), pins'
+    /// boxes, and texts drawn inside the hero (pin labels, initials, the scale).
+    var drawn: CardRect?
+    var pins: [CardRect] = []
+    var texts: [CardTextRun] = []
 
     /// Most points drawn over all routes; more are thinned evenly (the builder already
     /// simplifies to about a thousand, this only bounds hostile input).
@@ -30,58 +38,106 @@ struct CardHeroPainter {
         case .image(let field, let shape):
             guard let decoded = images[field] else {
                 warnings.append("hero: no picture for \(field.prefix(40)); drawn as a glyph")
-                try drawGlyph(.unknown, in: box)
+                try drawGlyph(.pictureUnavailable, in: box)
                 return
             }
-            try drawImage(decoded.image, shape: shape, in: box)
+            drawn = try drawImage(decoded.image, shape: shape, in: box)
         case .glyph(let glyph):
             try drawGlyph(glyph, in: box)
         case .initials(let text, let background, let foreground):
             try drawInitials(text, background: background, foreground: foreground, in: box)
         case .route(let routes):
-            try drawRoutes(routes, in: box)
+            drawn = box.rect
+            try drawRoutes(routes, in: box, placement: nil)
         case .pins(let pins):
-            try drawPins(pins, in: box)
+            drawn = box.rect
+            try drawPins(pins, in: box, placement: nil)
+        case .mood(let colors, let valence):
+            try drawMood(colors: colors, valence: valence, in: box)
+        case .map(let field, _, let pins, let routes):
+            guard let decoded = images[field] else {
+                try draw(.frame(pins: pins, routes: routes, scaleLabel: nil), in: box, images: images)
+                return
+            }
+            // The picture fills the box (cropped at the centre), so the region's unit frame
+            // maps onto the box with the crop taken off.
+            let placed = try drawImage(decoded.image, shape: .map, in: box)
+            drawn = placed.rect
+            let crop = placed.cropped
+            let place: (CardPoint) -> (x: Double, y: Double) = { point in
+                (Double(placed.x - box.x) + (point.x * crop.width - crop.x),
+                 Double(placed.y - box.y) + (point.y * crop.height - crop.y))
+            }
+            if !routes.isEmpty { try drawRoutes(routes, in: box, placement: place) }
+            if !pins.isEmpty { try drawPins(pins, in: box, placement: place) }
+        case .frame(let pins, let routes, let scaleLabel):
+            drawn = box.rect
+            try drawFrame(in: box)
+            if !routes.isEmpty { try drawRoutes(routes, in: box, placement: nil) }
+            if !pins.isEmpty { try drawPins(pins, in: box, placement: nil) }
+            if routes.isEmpty && pins.isEmpty { try drawGlyph(.pin, in: box) }
+            if let scaleLabel { try drawCornerLabel(scaleLabel, in: box, part: "scale") }
         }
     }
 
     // MARK: Pictures
 
-    private func drawImage(_ source: VipsImageHandle, shape: CardImageShape, in box: CardBox) throws(VipsError) {
+    /// How a picture sits in the hero: a card shape, or `map` (fills the box, cropped at the
+    /// centre, corners rounded).
+    enum PictureShape { case rounded, circle, icon, map }
+
+    /// Where a picture went: its rectangle on the canvas, and the crop taken off the picture
+    /// scaled to `scaledWidth`×`scaledHeight` (zero unless it was cropped).
+    struct PlacedPicture {
+        var rect: CardRect
+        var cropped: (x: Double, y: Double, width: Double, height: Double)
+        var x: Int { rect.x }
+        var y: Int { rect.y }
+    }
+
+    private func drawImage(_ source: VipsImageHandle, shape: CardImageShape, in box: CardBox) throws(VipsError) -> CardRect {
+        let pictureShape: PictureShape
+        switch shape {
+        case .rounded: pictureShape = .rounded
+        case .circle: pictureShape = .circle
+        case .icon: pictureShape = .icon
+        }
+        return try drawImage(source, shape: pictureShape, in: box).rect
+    }
+
+    private func drawImage(_ source: VipsImageHandle, shape: PictureShape, in box: CardBox) throws(VipsError) -> PlacedPicture {
         var image = try Self.srgb(source)
         let side = min(box.width, box.height)
         let radius: Double
+        var cropped = (x: 0.0, y: 0.0, width: Double(box.width), height: Double(box.height))
         switch shape {
         case .rounded:
             image = try Self.fitted(image, width: box.width, height: box.height, crop: false)
-            radius = Double(metrics.px(36))
+            radius = Double(metrics.px(32))
+        case .map:
+            let scale = max(Double(box.width) / Double(max(1, source.width)), Double(box.height) / Double(max(1, source.height)))
+            let scaledWidth = Double(source.width) * scale, scaledHeight = Double(source.height) * scale
+            cropped = ((scaledWidth - Double(box.width)) / 2, (scaledHeight - Double(box.height)) / 2, scaledWidth, scaledHeight)
+            image = try Self.fitted(image, width: box.width, height: box.height, crop: true)
+            radius = Double(metrics.px(32))
         case .circle:
             image = try Self.fitted(image, width: side, height: side, crop: true)
             radius = Double(side) / 2
         case .icon:
-            image = try Self.fitted(image, width: side, height: side, crop: false)
+            let iconSide = Int(Double(side) * 0.9)
+            image = try Self.fitted(image, width: iconSide, height: iconSide, crop: false)
             radius = 0
         }
-        // Rounded pictures and icons sit centred in the box; avatars start it.
-        let x = shape == .rounded ? box.x + (box.width - image.width) / 2 : box.x
+        let x = box.x + (box.width - image.width) / 2
         let y = box.y + (box.height - image.height) / 2
-        if radius > 0 && !image.hasAlpha {
-            // An opaque picture: the rounded shape is its coverage, blended in one step.
-            let alpha = try VipsOperationCall("extract_band")
-            try alpha.set("in", .image(try CardLayers.svg(Self.roundedRectangle(image, radius: radius))))
-            try alpha.set("band", .int(3))
-            try alpha.build()
-            try canvas.place(image, mask: try alpha.outputImage(), x: x, y: y)
-            return
-        }
-        if radius > 0 {
-            image = try Self.masked(image, radius: radius)
-        }
-        try canvas.place(image, x: x, y: y)
+        let placed = PlacedPicture(rect: CardRect(x: x, y: y, width: image.width, height: image.height), cropped: cropped)
+        // The rounded shape is computed as the picture is blended (no mask to rasterise).
+        try canvas.place(image, x: x, y: y, cornerRadius: radius)
+        return placed
     }
 
     /// 8-bit sRGB with or without alpha, whatever the decode was (grey, grey + alpha).
-    private static func srgb(_ image: VipsImageHandle) throws(VipsError) -> VipsImageHandle {
+    static func srgb(_ image: VipsImageHandle) throws(VipsError) -> VipsImageHandle {
         if image.bands >= 3 && image.format == VIPS_FORMAT_UCHAR { return image }
         let convert = try VipsOperationCall("colourspace")
         try convert.set("in", .image(image))
@@ -98,65 +154,173 @@ struct CardHeroPainter {
         return converted
     }
 
-    /// Resized (up or down) to fit the box, or to fill it and cropped at the centre.
+    /// Resized (up or down) to fit the box, or to fill it and cropped at the centre. Down by
+    /// libvips' `thumbnail_image`; up (a small artwork in a large hero) by a linear `resize`,
+    /// a fraction of the cost for the same smooth result.
     private static func fitted(_ image: VipsImageHandle, width: Int, height: Int, crop: Bool) throws(VipsError) -> VipsImageHandle {
-        let thumbnail = try VipsOperationCall("thumbnail_image")
-        try thumbnail.set("in", .image(image))
-        try thumbnail.set("width", .int(max(1, width)))
-        try thumbnail.set("height", .int(max(1, height)))
-        try thumbnail.set("size", .nick("both"))
-        if crop { try thumbnail.set("crop", .nick("centre")) }
-        try thumbnail.build()
-        return try thumbnail.outputImage()
-    }
-
-    /// The picture with its corners rounded to `radius` (a circle when the radius is half
-    /// the side): a rasterised rounded rectangle keeps the picture only where it is opaque
-    /// ("dest-in"), multiplying any alpha the picture has.
-    private static func masked(_ image: VipsImageHandle, radius: Double) throws(VipsError) -> VipsImageHandle {
-        let composite = try VipsOperationCall("composite2")
-        try composite.set("base", .image(image))
-        try composite.set("overlay", .image(try CardLayers.svg(roundedRectangle(image, radius: radius))))
-        try composite.set("mode", .nick("dest-in"))
-        try composite.build()
-        return try composite.outputImage()
-    }
-
-    /// An SVG of a white rounded rectangle the size of `image`.
-    private static func roundedRectangle(_ image: VipsImageHandle, radius: Double) -> String {
-        let n = CardLayers.number
-        return """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(image.width)" height="\(image.height)">\
-            <rect width="\(image.width)" height="\(image.height)" rx="\(n(radius))" fill="#fff"/></svg>
-            """
+        let sx = Double(max(1, width)) / Double(max(1, image.width)), sy = Double(max(1, height)) / Double(max(1, image.height))
+        let scale = crop ? max(sx, sy) : min(sx, sy)
+        guard scale > 1 else {
+            let thumbnail = try VipsOperationCall("thumbnail_image")
+            try thumbnail.set("in", .image(image))
+            try thumbnail.set("width", .int(max(1, width)))
+            try thumbnail.set("height", .int(max(1, height)))
+            try thumbnail.set("size", .nick("both"))
+            if crop { try thumbnail.set("crop", .nick("centre")) }
+            try thumbnail.build()
+            return try thumbnail.outputImage()
+        }
+        let resize = try VipsOperationCall("resize")
+        try resize.set("in", .image(image))
+        try resize.set("scale", .double(scale))
+        try resize.set("kernel", .nick("linear"))
+        try resize.build()
+        var resized = try resize.outputImage()
+        let targetWidth = min(resized.width, max(1, width)), targetHeight = min(resized.height, max(1, height))
+        if resized.width != targetWidth || resized.height != targetHeight {
+            let extract = try VipsOperationCall("extract_area")
+            try extract.set("input", .image(resized))
+            try extract.set("left", .int((resized.width - targetWidth) / 2))
+            try extract.set("top", .int((resized.height - targetHeight) / 2))
+            try extract.set("width", .int(targetWidth))
+            try extract.set("height", .int(targetHeight))
+            try extract.build()
+            resized = try extract.outputImage()
+        }
+        return resized
     }
 
     // MARK: Vector heroes
 
-    private func drawGlyph(_ glyph: CardGlyph, in box: CardBox) throws(VipsError) {
+    /// The glyph large and centred on a disc tinted with the accent colour.
+    private mutating func drawGlyph(_ glyph: CardGlyph, in box: CardBox) throws(VipsError) {
         let side = min(box.width, box.height)
-        let layer = try CardLayers.svg(CardGlyphPaths.document(glyph, color: colors.accent, side: side))
-        try canvas.place(layer, x: box.x, y: box.y + (box.height - side) / 2)
+        let x = box.x + (box.width - side) / 2, y = box.y + (box.height - side) / 2
+        do throws(CardRenderError) {
+            let accent = try CardColor.rgb(colors.accent, field: "accent").bytes
+            canvas.disc(centerX: Double(x) + Double(side) / 2, centerY: Double(y) + Double(side) / 2,
+                         radius: Double(side) / 2 - 1, color: accent, alpha: 36)
+        } catch {
+            throw VipsError(message: error.message)
+        }
+        let glyphSide = Int(Double(side) * 0.6)
+        let layer = try CardLayers.svg(CardGlyphPaths.document(glyph, color: colors.accent, side: glyphSide))
+        try canvas.place(layer, x: x + (side - glyphSide) / 2, y: y + (side - glyphSide) / 2)
+        drawn = CardRect(x: x, y: y, width: side, height: side)
+    }
+
+    /// A state of mind as a flower-like form: petals around a centre, filled with the valence
+    /// colours top to bottom and outlined in the accent colour; the more pleasant, the more petals.
+    private mutating func drawMood(colors moodColors: [String], valence: Double, in box: CardBox) throws(VipsError) {
+        let side = min(box.width, box.height)
+        let x = box.x + (box.width - side) / 2, y = box.y + (box.height - side) / 2
+        var stops: [String] = []
+        for color in moodColors.prefix(8) {
+            guard let hex = try? CardColor.rgb(color, field: "mood").hex else { continue }
+            stops.append(hex)
+        }
+        if stops.isEmpty { stops = [colors.accent] }
+        if stops.count == 1 { stops.append(stops[0]) }
+        let n = CardLayers.number
+        let clamped = valence.isFinite ? min(1, max(-1, valence)) : 0
+        let petals = 6 + Int(((clamped + 1) / 2 * 6).rounded())
+        let c = Double(side) / 2, r = c * 0.96
+        var gradient = "<linearGradient id=\"g\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\">"
+        for (index, stop) in stops.enumerated() {
+            gradient += "<stop offset=\"\(n(Double(index) / Double(stops.count - 1)))\" stop-color=\"\(stop)\"/>"
+        }
+        gradient += "</linearGradient>"
+        let petalWidth = r * (0.22 + 0.10 * (clamped + 1) / 2), petalLength = r * 0.5
+        var body = ""
+        for index in 0..<petals {
+            let angle = Double(index) * 360 / Double(petals)
+            body += "<ellipse cx=\"\(n(c))\" cy=\"\(n(c - petalLength))\" rx=\"\(n(petalWidth))\" ry=\"\(n(petalLength))\" "
+                + "transform=\"rotate(\(n(angle)) \(n(c)) \(n(c)))\"/>"
+        }
+        let stroke = Double(max(2, side / 160))
+        let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(side)" height="\(side)"><defs>\(gradient)</defs>\
+            <g fill="url(#g)" fill-opacity="0.72" stroke="\(colors.accent)" stroke-opacity="0.55" stroke-width="\(n(stroke))">\(body)</g>\
+            <circle cx="\(n(c))" cy="\(n(c))" r="\(n(r * 0.3))" fill="url(#g)" stroke="\(colors.accent)" stroke-width="\(n(stroke * 1.5))"/></svg>
+            """
+        try canvas.place(try CardLayers.svg(svg), x: x, y: y)
+        drawn = CardRect(x: x, y: y, width: side, height: side)
+    }
+
+    /// A place without a map picture: a faint tint of the accent over the hero with a
+    /// graticule, painted straight into the canvas (no drawing to rasterise).
+    private mutating func drawFrame(in box: CardBox) throws(VipsError) {
+        let accent: [UInt8]
+        do throws(CardRenderError) { accent = try CardColor.rgb(colors.accent, field: "accent").bytes } catch {
+            throw VipsError(message: error.message)
+        }
+        let radius = metrics.px(32)
+        canvas.tint(box, color: accent, alpha: 18, radius: radius)
+        let stroke = max(1, metrics.px(3))
+        let cell = max(8, min(box.width, box.height) / 4)
+        var x = box.x + (box.width % cell) / 2
+        while x < box.x + box.width {
+            if x > box.x + radius && x < box.x + box.width - radius {
+                canvas.tint(CardBox(x: x - stroke / 2, y: box.y, width: stroke, height: box.height), color: accent, alpha: 38)
+            }
+            x += cell
+        }
+        var y = box.y + (box.height % cell) / 2
+        while y < box.y + box.height {
+            if y > box.y + radius && y < box.y + box.height - radius {
+                canvas.tint(CardBox(x: box.x, y: y - stroke / 2, width: box.width, height: stroke), color: accent, alpha: 38)
+            }
+            y += cell
+        }
+    }
+
+    /// A short text (the scale, "+N") in the first corner of the hero where it hits no pin
+    /// and no label already drawn; left out when every corner is taken, and on a tile.
+    private mutating func drawCornerLabel(_ label: String, in box: CardBox, part: String) throws(VipsError) {
+        guard spec.sizeClass != .tile, !CardTextFitter.isBlank(label),
+              let fitted = CardTextFitter.fit(label, style: CardTextStyle(
+                  weight: part == "scale" ? .medium : .semibold, color: part == "scale" ? colors.secondary : colors.foreground,
+                  width: box.width / 2, size: metrics.floor, minimumSize: metrics.floor, maxLines: 1, maxHeight: nil))
+        else { return }
+        let pad = metrics.px(20)
+        let w = fitted.measurement.logical.width, h = fitted.measurement.logical.height
+        let corners = [
+            CardRect(x: box.x + box.width - pad - w, y: box.y + box.height - pad - h, width: w, height: h),
+            CardRect(x: box.x + pad, y: box.y + box.height - pad - h, width: w, height: h),
+            CardRect(x: box.x + box.width - pad - w, y: box.y + pad, width: w, height: h),
+            CardRect(x: box.x + pad, y: box.y + pad, width: w, height: h),
+        ]
+        let taken = pins.map { $0.insetBy(-metrics.px(4)) } + texts.map { $0.box.insetBy(-metrics.px(4)) }
+        guard let spot = corners.first(where: { rect in !taken.contains { $0.intersects(rect) } }) else {
+            warnings.append("\(part): no free corner; left out")
+            return
+        }
+        // On a plate of the background, so the graticule does not run through the letters.
+        let plate = metrics.px(10), n = CardLayers.number
+        let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(w + 2 * plate)" height="\(h + plate)">\
+            <rect width="\(w + 2 * plate)" height="\(h + plate)" rx="\(n(Double(h + plate) / 2))" \
+            fill="\(backgroundHex)" fill-opacity="0.9"/></svg>
+            """
+        try canvas.place(try CardLayers.svg(svg), x: spot.x - plate, y: spot.y - plate / 2)
+        try drawLabel(fitted, at: spot, part: part)
     }
 
     private mutating func drawInitials(_ text: String, background: String, foreground: String,
                                        in box: CardBox) throws(VipsError) {
         let side = min(box.width, box.height)
-        let disc: String, ink: String
+        let disc: [UInt8], ink: String
         do throws(CardRenderError) {
-            disc = try CardColor.rgb(background, field: "initials background").hex
+            disc = try CardColor.rgb(background, field: "initials background").bytes
             ink = try CardColor.rgb(foreground, field: "initials foreground").hex
         } catch {
             throw VipsError(message: error.message)
         }
-        let half = Double(side) / 2
-        let n = CardLayers.number
-        let svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(side)" height="\(side)">\
-            <circle cx="\(n(half))" cy="\(n(half))" r="\(n(half))" fill="\(disc)"/></svg>
-            """
         let top = box.y + (box.height - side) / 2
-        try canvas.place(try CardLayers.svg(svg), x: box.x, y: top)
+        let left = box.x + (box.width - side) / 2
+        canvas.disc(centerX: Double(left) + Double(side) / 2, centerY: Double(top) + Double(side) / 2,
+                    radius: Double(side) / 2, color: disc, alpha: 255)
+        drawn = CardRect(x: left, y: top, width: side, height: side)
         // At most a few characters, never wrapped; centred by their ink.
         let letters = String(CardTextFitter.normalised(text.prefix(64)).prefix(3))
         guard !letters.isEmpty else { return }
@@ -167,8 +331,11 @@ struct CardHeroPainter {
             throw VipsError(message: "Pango could not lay the initials out")
         }
         let layer = try CardLayers.text(fitted)
-        try canvas.place(layer.image, x: box.x + (side - layer.image.width) / 2,
-                         y: top + (side - layer.image.height) / 2)
+        let textX = left + (side - layer.image.width) / 2, textY = top + (side - layer.image.height) / 2
+        try canvas.place(layer.image, x: textX, y: textY)
+        texts.append(CardTextRun(part: "initials", text: fitted.shown,
+                                 box: CardRect(x: textX, y: textY, width: layer.image.width, height: layer.image.height),
+                                 pixelSize: fitted.size))
         missingGlyphs += fitted.measurement.unknownGlyphs
         truncated = truncated || fitted.truncated
     }
@@ -205,7 +372,11 @@ struct CardHeroPainter {
         }
     }
 
-    private mutating func drawRoutes(_ routes: [[CardPoint]], in box: CardBox) throws(VipsError) {
+    /// Where a unit-frame point goes relative to the box' top left: given (a map picture's
+    /// region) or fitted to the points (`FrameFit`).
+    typealias Placement = (CardPoint) -> (x: Double, y: Double)
+
+    private mutating func drawRoutes(_ routes: [[CardPoint]], in box: CardBox, placement: Placement?) throws(VipsError) {
         let cleaned = routes.map { $0.filter { $0.x.isFinite && $0.y.isFinite } }.filter { !$0.isEmpty }
         guard !cleaned.isEmpty else {
             warnings.append("route: no points; drawn as a glyph")
@@ -215,11 +386,12 @@ struct CardHeroPainter {
         let total = cleaned.reduce(0) { $0 + $1.count }
         let stride = max(1, (total + Self.maxRoutePoints - 1) / Self.maxRoutePoints)
         if stride > 1 { warnings.append("route: \(total) points thinned to every \(stride)th") }
-        let stroke = Double(metrics.px(12)), marker = Double(metrics.px(20))
+        let tile = spec.sizeClass == .tile
+        let stroke = Double(metrics.px(tile ? 9 : 14)), marker = Double(metrics.px(tile ? 13 : 28))
         let inset = marker + stroke
         let fit = FrameFit(points: Array(cleaned.joined()), x: inset, y: inset,
                            width: max(1, Double(box.width) - 2 * inset), height: max(1, Double(box.height) - 2 * inset))
-        func position(_ point: CardPoint) -> (x: Double, y: Double) { fit.map(point) }
+        let position: Placement = placement ?? { fit.map($0) }
         var thinned: [[(x: Double, y: Double)]] = []
         for route in cleaned {
             var kept: [(x: Double, y: Double)] = []
@@ -236,6 +408,7 @@ struct CardHeroPainter {
         let minY = max(0, ((all.map(\.y).min() ?? 0) - pad).rounded(.down))
         let maxX = min(Double(box.width), (all.map(\.x).max() ?? 0) + pad)
         let maxY = min(Double(box.height), (all.map(\.y).max() ?? 0) + pad)
+        guard maxX > minX, maxY > minY else { return }
         let width = max(1, Int((maxX - minX).rounded(.up))), height = max(1, Int((maxY - minY).rounded(.up)))
         let n = CardLayers.number
         var paths = "", markers = ""
@@ -248,9 +421,10 @@ struct CardHeroPainter {
             if route.count == 1 { d += "l0.01 0" }
             paths += "<path d=\"\(d)\"/>"
             let start = route[0], end = route[route.count - 1]
-            // Start: a filled dot ringed in the background; end: a ring.
+            // Start: a filled dot ringed in the background; end: a ring with a dot (a target).
             markers += "<circle cx=\"\(n(end.x - minX))\" cy=\"\(n(end.y - minY))\" r=\"\(n(marker))\" "
                 + "fill=\"\(backgroundHex)\" stroke=\"\(colors.accent)\" stroke-width=\"\(n(stroke * 0.8))\"/>"
+                + "<circle cx=\"\(n(end.x - minX))\" cy=\"\(n(end.y - minY))\" r=\"\(n(marker * 0.35))\" fill=\"\(colors.accent)\"/>"
             markers += "<circle cx=\"\(n(start.x - minX))\" cy=\"\(n(start.y - minY))\" r=\"\(n(marker))\" "
                 + "fill=\"\(colors.accent)\" stroke=\"\(backgroundHex)\" stroke-width=\"\(n(stroke * 0.5))\"/>"
         }
@@ -262,16 +436,17 @@ struct CardHeroPainter {
         try canvas.place(try CardLayers.svg(svg), x: box.x + Int(minX), y: box.y + Int(minY))
     }
 
-    private mutating func drawPins(_ pins: [CardPin], in box: CardBox) throws(VipsError) {
-        let shown = pins.filter { $0.point.x.isFinite && $0.point.y.isFinite }.prefix(Self.maxPins)
+    private mutating func drawPins(_ given: [CardPin], in box: CardBox, placement: Placement?) throws(VipsError) {
+        let shown = given.filter { $0.point.x.isFinite && $0.point.y.isFinite }.prefix(Self.maxPins)
         guard !shown.isEmpty else {
             warnings.append("pins: none with coordinates; drawn as a glyph")
             try drawGlyph(.pin, in: box)
             return
         }
-        if pins.count > shown.count { warnings.append("pins: \(shown.count) of \(pins.count) shown") }
+        if given.count > shown.count { warnings.append("pins: \(shown.count) of \(given.count) shown") }
         let single = shown.count == 1
-        let pinScale = Double(metrics.px(single ? 200 : 84)) / 40
+        let tile = spec.sizeClass == .tile
+        let pinScale = Double(metrics.px(single ? (tile ? 150 : 240) : (tile ? 56 : 92))) / 40
         let n = CardLayers.number
         // The pin's tip sits on its point; the area leaves room for the tallest pin above
         // and half a pin beside.
@@ -280,7 +455,11 @@ struct CardHeroPainter {
                            height: max(1, Double(box.height) - top - 4))
         var tips: [(x: Double, y: Double)] = []
         for pin in shown {
-            tips.append(single ? (Double(box.width) / 2, (Double(box.height) + top) / 2) : fit.map(pin.point))
+            if let placement {
+                tips.append(placement(pin.point))
+            } else {
+                tips.append(single ? (Double(box.width) / 2, (Double(box.height) + top) / 2) : fit.map(pin.point))
+            }
         }
         // The drawing covers only the pins' bounds.
         let outline = max(2, pinScale * 1.5)
@@ -295,31 +474,63 @@ struct CardHeroPainter {
                 + "stroke=\"\(backgroundHex)\" stroke-width=\"\(n(outline))\"/>"
             body += "<circle cx=\"\(n(x))\" cy=\"\(n(y - 25 * pinScale))\" r=\"\(n(side * 0.38))\" "
                 + "fill=\"\(backgroundHex)\"/>"
+            pins.append(CardRect(x: box.x + Int((tip.x - side).rounded(.down)), y: box.y + Int((tip.y - top).rounded(.down)),
+                                 width: Int((2 * side).rounded(.up)), height: Int(top.rounded(.up))))
         }
+        guard maxX > minX, maxY > minY else { return }
         let width = max(1, Int((maxX - minX).rounded(.up))), height = max(1, Int((maxY - minY).rounded(.up)))
         let svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)">\(body)</svg>
             """
         try canvas.place(try CardLayers.svg(svg), x: box.x + Int(minX), y: box.y + Int(minY))
-        // Labels beside the first pins, on the side with more room.
-        let labelSize = metrics.size(30)
-        for (pin, tip) in zip(shown, tips).prefix(single ? 0 : Self.maxPinLabels) {
+        guard !single && !tile else { return }
+        try drawPinLabels(Array(zip(shown, tips)), in: box, pinScale: pinScale)
+    }
+
+    /// Labels beside their pins where they hit no pin, no other label and stay in the hero:
+    /// right of the pin's head, left of it, above, below; a label that fits nowhere is left
+    /// out and counted in a "+N" in a free corner.
+    private mutating func drawPinLabels(_ placed: [(CardPin, (x: Double, y: Double))], in box: CardBox,
+                                        pinScale: Double) throws(VipsError) {
+        let size = metrics.floor
+        let gap = metrics.px(10)
+        let bounds = box.rect
+        var taken = pins.map { $0.insetBy(-metrics.px(4)) } + texts.map { $0.box.insetBy(-metrics.px(4)) }
+        var left = 0
+        var labelled = 0
+        for (pin, tip) in placed {
             guard let label = pin.label, !CardTextFitter.isBlank(label) else { continue }
-            let leftRoom = Int(tip.x - side), rightRoom = box.width - Int(tip.x + side)
-            let room = max(leftRoom, rightRoom) - metrics.px(8)
-            guard room > Int(labelSize * 2) else { continue }
-            guard let fitted = CardTextFitter.fit(label, style: CardTextStyle(
-                weight: .medium, color: colors.secondary, width: room, size: labelSize, minimumSize: labelSize,
-                maxLines: 1, maxHeight: nil)) else { continue }
-            let layer = try CardLayers.text(fitted)
-            let textWidth = fitted.measurement.logical.width
-            let x = rightRoom >= leftRoom ? Int(tip.x + side) + metrics.px(8)
-                : Int(tip.x - side) - metrics.px(8) - textWidth
-            let y = Int(tip.y - 25 * pinScale) - fitted.measurement.logical.height / 2
-            try canvas.place(layer.image, x: box.x + x + layer.lineDx, y: box.y + y + layer.dy)
-            missingGlyphs += fitted.measurement.unknownGlyphs
-            truncated = truncated || fitted.truncated
+            guard labelled < Self.maxPinLabels, let fitted = CardTextFitter.fit(label, style: CardTextStyle(
+                weight: .semibold, color: colors.foreground, width: box.width / 2, size: size, minimumSize: size,
+                maxLines: 1, maxHeight: nil)) else { left += 1; continue }
+            let w = fitted.measurement.logical.width, h = fitted.measurement.logical.height
+            let headX = box.x + Int(tip.x), headY = box.y + Int(tip.y - 25 * pinScale)
+            let side = Int(14 * pinScale), top = Int(40 * pinScale)
+            let candidates = [
+                CardRect(x: headX + side + gap, y: headY - h / 2, width: w, height: h),
+                CardRect(x: headX - side - gap - w, y: headY - h / 2, width: w, height: h),
+                CardRect(x: headX - w / 2, y: box.y + Int(tip.y) - top - gap - h, width: w, height: h),
+                CardRect(x: headX - w / 2, y: box.y + Int(tip.y) + gap, width: w, height: h),
+            ]
+            guard let spot = candidates.first(where: { rect in
+                rect.x >= bounds.x && rect.y >= bounds.y && rect.x + rect.width <= bounds.x + bounds.width
+                    && rect.y + rect.height <= bounds.y + bounds.height && !taken.contains { $0.intersects(rect) }
+            }) else { left += 1; continue }
+            try drawLabel(fitted, at: spot, part: "pinLabel")
+            taken.append(spot.insetBy(-metrics.px(4)))
+            labelled += 1
         }
+        guard left > 0 else { return }
+        warnings.append("pins: \(left) labels left out")
+        try drawCornerLabel("+\(left)", in: box, part: "more")
+    }
+
+    private mutating func drawLabel(_ fitted: FittedText, at spot: CardRect, part: String) throws(VipsError) {
+        let layer = try CardLayers.text(fitted)
+        try canvas.place(layer.image, x: spot.x + layer.lineDx, y: spot.y + layer.dy)
+        texts.append(CardTextRun(part: part, text: fitted.shown, box: spot, pixelSize: fitted.size))
+        missingGlyphs += fitted.measurement.unknownGlyphs
+        truncated = truncated || fitted.truncated
     }
 
     /// The background colour behind the hero (the gradient's top for a gradient card), so

@@ -20,6 +20,7 @@ enum CardLayers {
         if width > 0 {
             try text.set("width", .int(width))
             try text.set("wrap", .nick("word-char"))
+            if fitted.centred { try text.set("align", .nick("centre")) }
         }
         try text.set("rgba", .bool(true))
         try text.build()

@@ -2,10 +2,12 @@ import CVips
 import Foundation
 import JournalMediaCore
 
-/// Draws a `CardSpec` into pixels: the background, the hero (picture, glyph, initials,
-/// route or pins), a badge, the headline (wrapped, shrunk to fit, then ellipsised), up to
-/// three supporting lines, chips ("+N" for those that do not fit) and a footnote. It
-/// decides nothing about content; `CardSpecBuilder` did that.
+/// Draws a `CardSpec` into pixels in the layout of its size class (`CardMetrics`): the
+/// background, the hero (picture, glyph, initials, mood, route, pins, map or frame), a
+/// badge, the headline (wrapped between words, shrunk to fit, then ellipsised), supporting
+/// lines, chips ("+N" for those that do not fit) and a footnote; a tile keeps the hero, the
+/// headline and one line. It decides nothing about content; `CardSpecBuilder` did that,
+/// and reports where each text and the hero went (`RenderedCard.layout`).
 ///
 /// Runs on the caller's thread (one libvips thread), once per appearance; safe to call from
 /// several threads at once (Pango measurement is serialised, libvips' `text` has its own
@@ -34,36 +36,12 @@ public enum CardRenderer {
         let image = drawing.canvas.finished()
         return RenderedCard(image: DecodedImage(image: image, hasRealTransparency: false),
                             missingGlyphs: drawing.missingGlyphs, headlineFontSize: drawing.headlineFontSize,
-                            truncated: drawing.truncated, warnings: drawing.warnings)
+                            truncated: drawing.truncated, warnings: drawing.warnings, layout: drawing.layout)
     }
 }
 
-/// Where things go on a card, in pixels, scaled from the 1200×1500 design.
-struct CardMetrics {
-    let width: Int
-    let height: Int
-    let scale: Double
-
-    init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-        scale = min(Double(width) / 1200, Double(height) / 1500)
-    }
-
-    func px(_ design: Double) -> Int { max(1, Int((design * scale).rounded())) }
-    func size(_ design: Double) -> Double { max(6, (design * scale).rounded()) }
-
-    var margin: Int { px(96) }
-    var contentWidth: Int { width - 2 * margin }
-    /// Height of a large hero (route, pins, a picture).
-    var largeHeroHeight: Int { Int((Double(height) * 0.44).rounded()) }
-    /// Side of a small hero (glyph, initials, avatar, icon).
-    var smallHeroSide: Int { px(280) }
-    var heroGap: Int { px(64) }
-}
-
-/// The state of one card being drawn: the canvas, the running text block position, and
-/// what has been given up so far.
+/// The state of one card being drawn: the canvas, where the texts go, and what has been
+/// given up and drawn so far (the layout reported beside the card).
 struct CardDrawing {
     let spec: CardSpec
     let metrics: CardMetrics
@@ -73,42 +51,47 @@ struct CardDrawing {
     var headlineFontSize = 0.0
     var truncated = false
     var warnings: [String] = []
-    /// Where the text block starts (below the hero).
-    var textTop: Int
-    /// The headline reads right to left: the small hero and the badge go to the right.
+    var layout: CardLayout
+    /// The headline reads right to left (Pango then sets start-aligned text from the right).
     var rightToLeft: Bool { CardTextDirection.isRightToLeft(spec.headline) }
 
     init(spec: CardSpec) throws(CardRenderError) {
         self.spec = spec
-        metrics = CardMetrics(width: spec.width, height: spec.height)
+        metrics = CardMetrics(width: spec.width, height: spec.height, sizeClass: spec.sizeClass)
         canvas = try CardCanvas(width: spec.width, height: spec.height, background: spec.background)
-        textTop = metrics.margin
         colors = try CardColors(spec)
+        layout = CardLayout(sizeClass: spec.sizeClass, width: spec.width, height: spec.height)
+    }
+
+    var isTile: Bool { spec.sizeClass == .tile }
+
+    /// Texts are centred under a centred hero (glyph, avatar, mood, icon) and on a text-only
+    /// card; beside a landscape hero and under pictures, routes and maps they start at the
+    /// text's start side.
+    var centred: Bool {
+        guard let hero = spec.hero else { return true }
+        if spec.sizeClass == .landscape { return false }
+        switch hero {
+        case .glyph, .initials, .mood: return true
+        case .image(_, let shape): return shape != .rounded
+        case .route, .pins, .map, .frame: return false
+        }
     }
 
     mutating func drawHero(images: [String: DecodedImage]) throws(CardRenderError) {
         guard let hero = spec.hero else { return }
-        let m = metrics
-        let large: Bool
-        switch hero {
-        case .route, .pins: large = true
-        case .image(_, let shape): large = shape == .rounded
-        case .glyph, .initials: large = false
-        }
-        let box = large
-            ? CardBox(x: m.margin, y: m.margin, width: m.contentWidth, height: m.largeHeroHeight)
-            : CardBox(x: rightToLeft ? m.width - m.margin - m.smallHeroSide : m.margin, y: m.margin,
-                      width: m.smallHeroSide, height: m.smallHeroSide)
-        var painter = CardHeroPainter(spec: spec, metrics: m, canvas: canvas, colors: colors)
+        var painter = CardHeroPainter(spec: spec, metrics: metrics, canvas: canvas, colors: colors)
         do throws(VipsError) {
-            try painter.draw(hero, in: box, images: images)
+            try painter.draw(hero, in: metrics.heroBox, images: images)
         } catch {
             throw .drawing(stage: "hero", message: error.message)
         }
         missingGlyphs += painter.missingGlyphs
         truncated = truncated || painter.truncated
         warnings += painter.warnings
-        textTop = box.y + box.height + m.heroGap
+        layout.hero = painter.drawn ?? metrics.heroBox.rect
+        layout.pins = painter.pins
+        layout.texts += painter.texts
     }
 
     /// Fits `text` in `style`, counting what Pango reports.
@@ -120,87 +103,78 @@ struct CardDrawing {
         return fitted
     }
 
-    /// Draws a fitted text with its layout origin at (`x`, `y`) and records its counts.
+    /// Draws a fitted text with its layout origin at (`x`, `y`), records its counts and its run.
     /// `ownWidth`: x is where the text's own extent starts, not its wrap box (a badge).
     private mutating func draw(_ fitted: FittedText, x: Int, y: Int, ownWidth: Bool = false,
-                               stage: String) throws(CardRenderError) {
+                               part: String) throws(CardRenderError) {
         do throws(VipsError) {
             let layer = try CardLayers.text(fitted)
             try canvas.place(layer.image, x: x + (ownWidth ? layer.lineDx : layer.dx), y: y + layer.dy)
         } catch {
-            throw .drawing(stage: stage, message: error.message)
+            throw .drawing(stage: part, message: error.message)
         }
         missingGlyphs += fitted.measurement.unknownGlyphs
         truncated = truncated || fitted.truncated
-    }
-
-    /// How the text block sits: below a large hero, anchored to the bottom beside a small
-    /// one (the glyph at the top, the words at the bottom), or centred on a text-only card.
-    enum BlockPlacement { case belowHero, bottom, centred }
-
-    var placement: BlockPlacement {
-        switch spec.hero {
-        case nil: return .centred
-        case .route, .pins: return .belowHero
-        case .image(_, let shape): return shape == .rounded ? .belowHero : .bottom
-        case .glyph, .initials: return .bottom
-        }
+        layout.texts.append(CardTextRun.of(fitted, x: x, y: y, ownWidth: ownWidth, part: part))
     }
 
     mutating func drawTexts() throws(CardRenderError) {
         let m = metrics
-        let width = m.contentWidth
         let hasHero = spec.hero != nil
-        var bottom = m.height - m.margin
+        let area = hasHero ? m.textArea : m.fullArea
+        let width = area.width
+        let centred = self.centred
+        var bottom = area.y + area.height
 
-        // Footnote: one line at the bottom.
-        if let footnote = spec.footnote,
+        // Footnote: one line at the bottom (not on a tile).
+        if !isTile, let footnote = spec.footnote,
            let fitted = try fit(footnote, CardTextStyle(
-               weight: .regular, color: colors.secondary, width: width, size: m.size(36),
-               minimumSize: m.size(28), maxLines: 1, maxHeight: nil), stage: "footnote") {
+               weight: .regular, color: colors.secondary, width: width, size: m.small,
+               minimumSize: m.floor, maxLines: 1, maxHeight: nil, centred: centred), stage: "footnote") {
             let y = bottom - fitted.measurement.logical.height
-            try draw(fitted, x: m.margin, y: y, stage: "footnote")
-            bottom = y - m.px(48)
+            try draw(fitted, x: area.x, y: y, part: "footnote")
+            bottom = y - m.px(40)
         }
 
-        // Badge, lines: one line each; measured before the headline, which takes the rest.
+        // Badge and lines: one line each; measured before the headline, which takes the rest.
         var badge: FittedText? = nil
-        if let text = spec.badge {
+        if !isTile, let text = spec.badge {
             badge = try fit(text, CardTextStyle(
-                weight: .semibold, color: colors.accent, width: width / 2, size: m.size(30),
-                minimumSize: m.size(24), maxLines: 1, maxHeight: nil), stage: "badge")
+                weight: .semibold, color: colors.foreground, width: width / 2, size: m.floor,
+                minimumSize: m.floor, maxLines: 1, maxHeight: nil), stage: "badge")
         }
         var lines: [FittedText] = []
-        for text in spec.lines.prefix(3) {
+        let shownLines = isTile ? Array(spec.lines.prefix(1)) : Array(spec.lines.prefix(3))
+        for text in shownLines {
             if let fitted = try fit(text, CardTextStyle(
-                weight: .regular, color: colors.secondary, width: width, size: m.size(46),
-                minimumSize: m.size(34), maxLines: 1, maxHeight: nil), stage: "lines") {
+                weight: .regular, color: colors.secondary, width: width, size: m.line.size,
+                minimumSize: m.line.minimum, maxLines: 1, maxHeight: nil, centred: centred), stage: "lines") {
                 lines.append(fitted)
             }
         }
-        if spec.lines.count > 3 { warnings.append("lines: 3 of \(spec.lines.count) shown") }
-        let badgePadding = m.px(14)
-        let badgeBlock = badge.map { $0.measurement.logical.height + 2 * badgePadding + m.px(28) } ?? 0
-        let lineGap = m.px(10)
-        let linesGap = m.px(24)
+        if spec.lines.count > shownLines.count && !isTile { warnings.append("lines: 3 of \(spec.lines.count) shown") }
+        let badgePadding = m.px(12)
+        let badgeBlock = badge.map { $0.measurement.logical.height + 2 * badgePadding + m.px(24) } ?? 0
+        let lineGap = m.px(8)
+        let linesGap = isTile ? m.px(6) : m.px(20)
         func linesBlock() -> Int {
             lines.isEmpty ? 0 : linesGap + lines.map { $0.measurement.logical.height + lineGap }.reduce(0, +) - lineGap
         }
-        let headlineSize = hasHero ? m.size(92) : m.size(116)
-        let minimumHeadline = hasHero ? m.size(56) : m.size(60)
-        let oneLine = Int((minimumHeadline * 1.4).rounded(.up))
-        // On a crowded small canvas supporting lines give way to the headline.
-        while bottom - textTop - badgeBlock - linesBlock() < oneLine, !lines.isEmpty {
+        let headlineSizes = m.headline(hasHero: hasHero)
+        let oneLine = Int((headlineSizes.minimum * 1.4).rounded(.up))
+        // On a crowded canvas supporting lines give way to the headline.
+        while bottom - area.y - badgeBlock - linesBlock() < oneLine, !lines.isEmpty {
             lines.removeLast()
             warnings.append("lines: \(lines.count) of \(min(3, spec.lines.count)) shown")
         }
 
-        // Chips: as many rows (up to three) as fit below a one-line headline.
-        var chips = CardChipLayout(spec: spec, metrics: m, canvas: canvas, colors: colors)
-        let chipsGap = m.px(40)
+        // Chips: as many rows (up to three) as fit below a one-line headline (not on a tile).
+        var chips = CardChipLayout(spec: spec, metrics: m, canvas: canvas, colors: colors,
+                                   column: CardBox(x: area.x, y: 0, width: width, height: 0), centred: centred)
+        let chipsGap = m.px(32)
         var chipPlan = CardChipLayout.Plan(chips: [], rows: 0, height: 0)
-        if !spec.chips.isEmpty {
-            let room = bottom - textTop - badgeBlock - linesBlock() - oneLine - chipsGap
+        if !spec.chips.isEmpty && !isTile {
+            let room = bottom - area.y - badgeBlock - linesBlock() - oneLine - chipsGap
             let rowHeight = CardChipLayout.rowHeight(metrics: m), gap = CardChipLayout.gap(metrics: m)
             do throws(VipsError) {
                 chipPlan = try chips.plan(rows: max(0, (room + gap) / (rowHeight + gap)))
@@ -210,39 +184,35 @@ struct CardDrawing {
         }
         let chipsBlock = chipPlan.chips.isEmpty ? 0 : chipsGap + chipPlan.height
 
-        // Headline: whatever height is left, at most 3 lines beside a hero, 7 on a text card.
-        let available = bottom - textTop - badgeBlock - linesBlock() - chipsBlock
-        let headline = try fit(spec.headline, CardTextStyle(
-            weight: .bold, color: colors.foreground, width: width, size: headlineSize, minimumSize: minimumHeadline,
-            maxLines: hasHero ? 3 : 7, maxHeight: max(oneLine, available)), stage: "headline")
+        // Headline: whatever height is left, names of a list held together.
+        let available = bottom - area.y - badgeBlock - linesBlock() - chipsBlock
+        let headline = try fit(CardHeadlineBreaks.glued(spec.headline, keeping: spec.keepTogether), CardTextStyle(
+            weight: .bold, color: colors.foreground, width: width, size: headlineSizes.size,
+            minimumSize: headlineSizes.minimum, maxLines: headlineSizes.lines, maxHeight: max(oneLine, available),
+            centred: centred), stage: "headline")
         if headline == nil { warnings.append("headline: empty") }
         headlineFontSize = headline?.size ?? 0
         let headlineHeight = headline?.measurement.logical.height ?? 0
         let block = badgeBlock + headlineHeight + linesBlock() + chipsBlock
-        var y: Int
-        switch placement {
-        case .belowHero: y = textTop
-        case .bottom: y = max(textTop, bottom - block)
-        case .centred: y = max(textTop, textTop + (bottom - textTop - block) / 2)
-        }
+        // A portrait stacks the texts under its hero; elsewhere the block is centred in its area.
+        var y = hasHero && spec.sizeClass == .portrait ? area.y : max(area.y, area.y + (bottom - area.y - block) / 2)
         if let badge {
-            // A right-to-left card starts at the right: the badge sits there too.
             let badgeWidth = badge.measurement.logical.width + 4 * badgePadding
-            let badgeX = rightToLeft ? m.margin + width - badgeWidth : m.margin
+            let badgeX = centred ? area.x + (width - badgeWidth) / 2
+                : rightToLeft ? area.x + width - badgeWidth : area.x
             do throws(VipsError) {
                 try drawBadgeFrame(badge, x: badgeX, y: y, padding: badgePadding)
             } catch {
                 throw .drawing(stage: "badge", message: error.message)
             }
-            try draw(badge, x: badgeX + 2 * badgePadding, y: y + badgePadding, ownWidth: true,
-                     stage: "badge")
+            try draw(badge, x: badgeX + 2 * badgePadding, y: y + badgePadding, ownWidth: true, part: "badge")
             y += badgeBlock
         }
-        if let headline { try draw(headline, x: m.margin, y: y, stage: "headline") }
+        if let headline { try draw(headline, x: area.x, y: y, part: "headline") }
         y += headlineHeight
         if !lines.isEmpty { y += linesGap }
         for line in lines {
-            try draw(line, x: m.margin, y: y, stage: "lines")
+            try draw(line, x: area.x, y: y, part: "line")
             y += line.measurement.logical.height + lineGap
         }
         if !chipPlan.chips.isEmpty {
@@ -256,9 +226,10 @@ struct CardDrawing {
         missingGlyphs += chips.missingGlyphs
         truncated = truncated || chips.truncated
         warnings += chips.warnings
+        layout.texts += chips.runs
     }
 
-    /// The badge's pill: outlined in the accent colour, filled with a 12 % tint of it.
+    /// The badge's pill: filled with an 18 % tint of the accent colour, the text in the headline's.
     private func drawBadgeFrame(_ badge: FittedText, x: Int, y: Int, padding: Int) throws(VipsError) {
         let width = badge.measurement.logical.width + 4 * padding
         let height = badge.measurement.logical.height + 2 * padding
@@ -268,16 +239,71 @@ struct CardDrawing {
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)">\
             <rect x="\(n(stroke / 2))" y="\(n(stroke / 2))" width="\(n(Double(width) - stroke))" \
             height="\(n(Double(height) - stroke))" rx="\(n(Double(height - Int(stroke)) / 2))" \
-            fill="\(colors.accent)" fill-opacity="0.12" stroke="\(colors.accent)" stroke-width="\(n(stroke))"/></svg>
+            fill="\(colors.accent)" fill-opacity="0.18"/></svg>
             """
         try canvas.place(try CardLayers.svg(svg), x: x, y: y)
     }
 }
 
-/// A rectangle on the canvas, in pixels.
-struct CardBox {
-    var x: Int
-    var y: Int
-    var width: Int
-    var height: Int
+extension CardTextRun {
+    /// The run of a fitted text whose layout origin is at (`x`, `y`): its logical box on the
+    /// canvas, its size, the text shown (names' glue removed).
+    static func of(_ fitted: FittedText, x: Int, y: Int, ownWidth: Bool = false, part: String) -> CardTextRun {
+        let logical = fitted.measurement.logical
+        let left = ownWidth ? x : x + logical.x
+        return CardTextRun(part: part, text: CardHeadlineBreaks.unglued(fitted.shown),
+                           box: CardRect(x: left, y: y + logical.y, width: logical.width, height: logical.height),
+                           pixelSize: fitted.size)
+    }
+}
+
+/// Where a list headline ("Gyeongbokgung, Bukchon and N Seoul Tower") may break: between
+/// the names (after a comma, before the conjunction), never inside one. Each name is glued
+/// with no-break spaces and word joiners (U+2060) before Pango sees it, and the conjunction
+/// is glued to the last name; the glue is removed again from what the layout reports.
+enum CardHeadlineBreaks {
+    static let joiner: Character = "\u{2060}"
+    static let noBreakSpace: Character = "\u{00A0}"
+
+    static func glued(_ headline: String, keeping names: [String]) -> String {
+        var result = headline
+        for name in names where !name.isEmpty && name.count <= 80 {
+            guard let range = result.range(of: name) else { continue }
+            let glued = glue(name)
+            // The space before a name that does not follow a comma is glued too ("and C").
+            var lower = range.lowerBound
+            var prefix = ""
+            if lower > result.startIndex {
+                let before = result.index(before: lower)
+                if result[before] == " ", before > result.startIndex,
+                   ![",", "、", "，", "،"].contains(result[result.index(before: before)]) {
+                    lower = before
+                    prefix = String(noBreakSpace)
+                }
+            }
+            result.replaceSubrange(lower..<range.upperBound, with: prefix + glued)
+        }
+        return result
+    }
+
+    /// The name with its spaces made no-break and a word joiner between characters of
+    /// scripts that break between letters (CJK, Thai, …) and after hyphens; scripts whose
+    /// letters join (Arabic, Indic) are left alone, they break only at spaces.
+    static func glue(_ name: String) -> String {
+        var out = ""
+        let characters = Array(name)
+        for (index, character) in characters.enumerated() {
+            if character == " " { out.append(noBreakSpace); continue }
+            out.append(character)
+            guard index + 1 < characters.count, characters[index + 1] != " " else { continue }
+            let value = character.unicodeScalars.first?.value ?? 0
+            let joins = (0x0590...0x0DFF).contains(value) || (0xFB1D...0xFEFF).contains(value)
+            if !joins { out.append(joiner) }
+        }
+        return out
+    }
+
+    static func unglued(_ text: String) -> String {
+        String(text.compactMap { $0 == joiner ? nil : ($0 == noBreakSpace ? " " : $0) })
+    }
 }

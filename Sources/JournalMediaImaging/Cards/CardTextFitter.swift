@@ -18,6 +18,8 @@ struct CardTextStyle {
     var maxLines: Int
     /// Height the laid-out text must fit in, or nil for no limit beyond `maxLines`.
     var maxHeight: Int?
+    /// Lines centred in the wrap width (else aligned to the text's start side).
+    var centred = false
 
     var step: Double { max(1, (size - minimumSize) / 8) }
 }
@@ -35,10 +37,12 @@ struct FittedText {
     var truncated: Bool
     /// The plain text drawn (after any cut).
     var shown: String
+    var centred = false
 }
 
-/// Fits text into a box the way the cards want it: wrapped at the box width, then shrunk
-/// step by step to a minimum size, then cut with an ellipsis at that size. Every decision
+/// Fits text into a box the way the cards want it: wrapped at the box width between words,
+/// shrunk step by step to a minimum size (a size at which a word would have to be broken
+/// does not fit), then at the minimum size words may break, then cut with an ellipsis. Every decision
 /// comes from `PangoTextMeasure`, so what libvips draws afterwards is what was measured.
 ///
 /// Runs on the rendering thread. Costs at most nine layouts for the shrink plus about
@@ -99,12 +103,12 @@ enum CardTextFitter {
     }
 
     /// Collapses runs of white space and line breaks into single spaces and trims the ends:
-    /// card texts are flowed, not typeset line by line.
+    /// card texts are flowed, not typeset line by line. No-break spaces are kept (they glue).
     static func normalised(_ text: Substring) -> String {
         var out = ""
         var pendingSpace = false
         for character in text {
-            if character.isWhitespace || character.isNewline {
+            if (character.isWhitespace || character.isNewline) && !noBreak.contains(character) {
                 pendingSpace = !out.isEmpty
             } else {
                 if pendingSpace { out.append(" ") }
@@ -114,6 +118,8 @@ enum CardTextFitter {
         }
         return out
     }
+
+    static let noBreak: Set<Character> = ["\u{00A0}", "\u{202F}", "\u{2007}"]
 
     /// Whether `text` has nothing to draw (empty, or only white space and control characters).
     static func isBlank(_ text: String) -> Bool {
@@ -140,12 +146,13 @@ enum CardTextFitter {
         while true {
             let font = fontDescription(style.weight, size: size, text: capped)
             let markup = markup(capped, color: style.color)
-            guard let measurement = PangoTextMeasure.measure(markup: markup, font: font, width: style.width) else {
+            guard let measurement = PangoTextMeasure.measure(markup: markup, font: font, width: style.width,
+                                                             centred: style.centred) else {
                 return nil
             }
-            if !cappedAway && fits(measurement, style) {
+            if !cappedAway && fits(measurement, style) && (!measurement.brokenWord || size <= style.minimumSize) {
                 return FittedText(markup: markup, font: font, size: size, width: style.width, measurement: measurement,
-                                  truncated: false, shown: capped)
+                                  truncated: false, shown: capped, centred: style.centred)
             }
             if size <= style.minimumSize { break }
             size = max(style.minimumSize, size - style.step)
@@ -169,11 +176,12 @@ enum CardTextFitter {
             while let last = prefix.last, last.isWhitespace { prefix.removeLast() }
             let shown = prefix + "…"
             let markup = markup(shown, color: style.color)
-            guard let measurement = PangoTextMeasure.measure(markup: markup, font: font, width: style.width) else {
+            guard let measurement = PangoTextMeasure.measure(markup: markup, font: font, width: style.width,
+                                                             centred: style.centred) else {
                 return nil
             }
             return FittedText(markup: markup, font: font, size: size, width: style.width, measurement: measurement,
-                              truncated: true, shown: shown)
+                              truncated: true, shown: shown, centred: style.centred)
         }
         var low = 0, high = characters.count
         var best: FittedText? = nil

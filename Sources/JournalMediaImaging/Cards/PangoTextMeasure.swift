@@ -17,6 +17,11 @@ struct TextMeasurement {
     var ink: TextRect
     var logical: TextRect
     var unknownGlyphs: Int
+    /// A line starts where the text has no break opportunity: a word (or a name held
+    /// together) was broken because it is wider than the box.
+    var brokenWord: Bool = false
+    /// Where each line starts, in Unicode scalars of the laid-out text (after markup).
+    var lineStarts: [Int] = []
 }
 
 /// Lays text out with Pango exactly as libvips' `text` operation does (a cairo font map,
@@ -44,7 +49,7 @@ enum PangoTextMeasure {
 
     /// Measures `markup` set in `font` (a Pango font description such as
     /// "Noto Sans Bold 72px"), wrapped at `width` pixels when `width > 0`.
-    static func measure(markup: String, font: String, width: Int) -> TextMeasurement? {
+    static func measure(markup: String, font: String, width: Int, centred: Bool = false) -> TextMeasurement? {
         state.lock.lock()
         defer { state.lock.unlock() }
         guard let context = state.context, let layout = pango_layout_new(context) else { return nil }
@@ -58,13 +63,39 @@ enum PangoTextMeasure {
             pango_layout_set_width(layout, Int32(clamping: width * Int(jm_pango_scale())))
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
         }
+        if centred { pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER) }
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_pixel_extents(layout, &ink, &logical)
+        let breaks = lineBreaks(layout)
         return TextMeasurement(
             lineCount: Int(pango_layout_get_line_count(layout)),
             ink: TextRect(x: Int(ink.x), y: Int(ink.y), width: Int(ink.width), height: Int(ink.height)),
             logical: TextRect(x: Int(logical.x), y: Int(logical.y), width: Int(logical.width),
                               height: Int(logical.height)),
-            unknownGlyphs: Int(pango_layout_get_unknown_glyphs_count(layout)))
+            unknownGlyphs: Int(pango_layout_get_unknown_glyphs_count(layout)),
+            brokenWord: breaks.broken, lineStarts: breaks.starts)
+    }
+
+    /// Where the lines start (character offsets), and whether a line after the first starts
+    /// at a character before which the text has no line-break opportunity (Pango's log
+    /// attributes), i.e. the wrap fell back to characters and broke a word.
+    private static func lineBreaks(_ layout: OpaquePointer) -> (broken: Bool, starts: [Int]) {
+        guard let text = pango_layout_get_text(layout) else { return (false, [0]) }
+        var count: Int32 = 0
+        let attributes = pango_layout_get_log_attrs_readonly(layout, &count)
+        var broken = false
+        var starts: [Int] = []
+        var node = pango_layout_get_lines_readonly(layout)
+        while let current = node {
+            if let line = current.pointee.data?.assumingMemoryBound(to: PangoLayoutLine.self) {
+                let offset = Int(g_utf8_pointer_to_offset(text, text + Int(line.pointee.start_index)))
+                if !starts.isEmpty, let attributes, offset < Int(count), attributes[offset].is_line_break == 0 {
+                    broken = true
+                }
+                starts.append(offset)
+            }
+            node = current.pointee.next
+        }
+        return (broken, starts)
     }
 }

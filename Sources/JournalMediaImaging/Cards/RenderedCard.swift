@@ -14,6 +14,8 @@ public struct RenderedCard: Sendable {
     public let truncated: Bool
     /// What was left out or could not be drawn, e.g. "chips: 7 of 40 shown".
     public let warnings: [String]
+    /// Where every text, the hero and the pins were drawn, in the card's pixels.
+    public let layout: CardLayout
 }
 
 /// Why a card could not be drawn. The message names the part of the spec or the drawing
