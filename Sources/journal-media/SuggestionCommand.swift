@@ -61,7 +61,7 @@ struct SuggestionCommand: ParsableCommand {
         """, valueName: "file"))
     var preset: String?
 
-    @Option(name: .long, help: ArgumentHelp("Card canvas, WIDTHxHEIGHT (default 1200x1500).", valueName: "size"))
+    @Option(name: .long, help: ArgumentHelp("Card canvas, WIDTHxHEIGHT.", valueName: "size"))
     var cardSize: String = "\(CardSpec.defaultWidth)x\(CardSpec.defaultHeight)"
 
     @Option(name: [.short, .long], help: "Items processed at once, each with one libvips thread. (default: CPU cores)")
