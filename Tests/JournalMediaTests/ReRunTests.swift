@@ -6,6 +6,15 @@ import Testing
 /// Re-runs of `convert` over a folder that did not change (issue 32): unchanged inputs are
 /// not read again, unchanged failures are not retried, and neither makes the run fail.
 @Suite struct ReRunTests {
+    /// A temporary folder with `in/` holding `samples` and the path of `out/`.
+    static func folder(with samples: [String], _ label: String = #function) throws -> (root: URL, input: URL, output: URL) {
+        let root = try TestSupport.temporaryFolder(label)
+        let input = root.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try TestSupport.copySamples(samples, to: input)
+        return (root, input, root.appendingPathComponent("out"))
+    }
+
     /// Overwrites `url` in place (same inode) with other bytes of the same length, and puts
     /// its modification time back: only reading the file can tell.
     static func changeInPlaceKeepingSizeAndTime(_ url: URL) throws {
@@ -25,11 +34,8 @@ import Testing
     }
 
     @Test func anUnchangedInputIsNotReadAgainUnlessVerified() async throws {
-        let root = try TestSupport.temporaryFolder()
+        let (root, input, output) = try Self.folder(with: ["cmyk.jpg", "scene.webp"])
         defer { try? FileManager.default.removeItem(at: root) }
-        let input = root.appendingPathComponent("in"), output = root.appendingPathComponent("out")
-        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
-        try TestSupport.copySamples(["cmyk.jpg", "scene.webp"], to: input)
         let first = try await Batch(inputs: [input], output: output, jobs: 1).run()
         let entry = try #require(first.assets.first { $0.source == "cmyk.jpg" })
         var info = stat()
@@ -55,11 +61,8 @@ import Testing
     }
 
     @Test func aReplacedFileIsReadAndItsNewIdentityKept() async throws {
-        let root = try TestSupport.temporaryFolder()
+        let (root, input, output) = try Self.folder(with: ["cmyk.jpg"])
         defer { try? FileManager.default.removeItem(at: root) }
-        let input = root.appendingPathComponent("in"), output = root.appendingPathComponent("out")
-        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
-        try TestSupport.copySamples(["cmyk.jpg"], to: input)
         let first = try await Batch(inputs: [input], output: output, jobs: 1).run()
         let file = input.appendingPathComponent("cmyk.jpg")
         // A copy with the same bytes and time put in its place (another inode): read, found
@@ -81,11 +84,8 @@ import Testing
     }
 
     @Test func unchangedFailuresAreListedNotRetriedAndDoNotFailTheRun() throws {
-        let root = try TestSupport.temporaryFolder()
+        let (root, input, output) = try Self.folder(with: ["cmyk.jpg", "truncated.jpg"])
         defer { try? FileManager.default.removeItem(at: root) }
-        let input = root.appendingPathComponent("in"), output = root.appendingPathComponent("out")
-        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
-        try TestSupport.copySamples(["cmyk.jpg", "truncated.jpg"], to: input)
         let first = try TestSupport.runCLI(["convert", input.path, "-o", output.path])
         #expect(first.status == 1, "a new failure: \(first.stderr)")
         #expect(first.stderr.contains("journal-media: error: truncated.jpg"))
