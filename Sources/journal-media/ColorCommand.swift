@@ -28,16 +28,23 @@ struct ColorCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Colour that translucent (#RRGGBBAA) backgrounds are composited over.", valueName: "color"))
     var base: String = "#FFFFFF"
 
+    /// Checked while parsing (not in `run()`), so a bad colour's usage error shows this
+    /// command's usage and points to `color --help`.
+    func validate() throws {
+        _ = try backgrounds()
+    }
+
     func run() throws {
+        print(try backgrounds().map { Self.json(ForegroundChooser.choose(for: $0)) }.joined(separator: "\n"))
+    }
+
+    /// The colours given, translucent ones composited over `--base`.
+    private func backgrounds() throws -> [RGBColor] {
         let baseColor: RGBColor
         do { baseColor = try RGBColor.parse(base) } catch { throw ValidationError("--base: \(error)") }
-        var lines: [String] = []
-        for text in colors {
-            let background: RGBColor
-            do { background = try RGBColor.parse(text, over: baseColor) } catch { throw ValidationError("\(error)") }
-            lines.append(Self.json(ForegroundChooser.choose(for: background)))
+        return try colors.map { text in
+            do { return try RGBColor.parse(text, over: baseColor) } catch { throw ValidationError("\(error)") }
         }
-        print(lines.joined(separator: "\n"))
     }
 
     /// One line of JSON with keys in reading order.

@@ -15,12 +15,19 @@ struct ConvertCommand: AsyncParsableCommand {
             the size the largest rendition needs, turned upright and into sRGB, and written as \
             one file per rendition:
 
-              OUTPUT/<relative path>.<role>.<ext>   e.g. out/2024/IMG_0001.HEIC.thumbnail.webp
+              OUTPUT/<relative path>.<role>.<ext>
+              e.g. out/2024/IMG_0001.HEIC.thumbnail.webp
 
             Default renditions: "thumbnail", WebP q80 fitting 512×512 (alpha kept); \
             "fallback", baseline JPEG q85 4:2:0 fitting 1600×1600, or PNG when the source has \
             real transparency. Sources are never enlarged; SVG and PDF are rendered at the \
-            rendition size. Renditions carry no EXIF, GPS, XMP or ICC data.
+            rendition size. Renditions carry no EXIF, GPS, XMP or ICC data. A --preset file \
+            replaces them, e.g.:
+
+              {"renditions": [
+                {"role": "thumbnail", "format": "webp", "width": 512, "quality": 80},
+                {"role": "cover", "format": "jpeg", "width": 1200, "height": 630,
+                 "fit": "cover"}]}
 
             Movies give a poster frame (keyframe at min(10 % of the duration, 5 s), later ones \
             when that is nearly black; rotation applied; HDR tone-mapped to SDR); audio files \
@@ -48,9 +55,14 @@ struct ConvertCommand: AsyncParsableCommand {
             bytes) is shown as viewers show it, and the decoder's complaint is listed in the \
             entry's "warnings"; a JPEG whose data ends early (pixels missing) fails as truncated.
 
-            OUTPUT/manifest.json lists every asset (schema in the README). A re-run reuses \
-            the entries whose input (size, modification time, SHA-256), preset and \
-            notification settings did not change; --force redoes all. Files are written under a temporary name and renamed \
+            OUTPUT/manifest.json lists every asset (schema in the README). A re-run skips \
+            (reuses the entry of) every input whose size, modification time, device and inode, \
+            preset and notification settings did not change, without reading it; --verify \
+            reads and hashes each such input and skips it only when its SHA-256 matches too; \
+            --force redoes all. The summary's "skipped" is the manifest's summary.skipped. An \
+            input that failed on its own content (corrupt, truncated, unsupported…) and did not \
+            change is not tried again (--retry-failed: it is): its old error is listed as \
+            "failed earlier" and it keeps its error entry. Files are written under a temporary name and renamed \
             into place, so an interrupted run never leaves a partial file; finished entries \
             go to OUTPUT/.manifest.journal.jsonl as they finish, so the next run reuses them \
             and completes the batch.
@@ -62,13 +74,17 @@ struct ConvertCommand: AsyncParsableCommand {
             removes nothing and writes a manifest with "complete": false that still lists what \
             it did not reach (with --force too).
 
+            An input named on the command line that does not exist, or is a file that is plainly \
+            not media (notes.txt, a ZIP; not under --strict), is a usage error (exit status 2).
+
             One run at a time writes into an output folder (it locks OUTPUT/.journal-media.lock): \
             a second run exits with status 2 at once, or waits with --wait. An output that \
             cannot be created or written exits with status 2 before any input is decoded.
 
             A file that cannot be converted (unreadable, empty, truncated, corrupt, \
             unsupported, over --max-pixels or --max-bytes, or past --timeout) gets an error entry and one line on stderr; the \
-            batch goes on. Exit status: 0 all succeeded, 1 some failed, 2 a usage error or a \
+            batch goes on. Exit status: 0 no asset failed in this run (failures kept from an \
+            earlier run do not count), 1 some failed, 2 a usage error or a \
             failure that is not an asset's (the output cannot be created, written or locked), 130 \
             interrupted (Ctrl-C or SIGTERM: the assets in flight finish and the manifest is \
             written first; a second Ctrl-C stops at once).
@@ -84,9 +100,8 @@ struct ConvertCommand: AsyncParsableCommand {
     var jobs: Int?
 
     @Option(name: .long, help: ArgumentHelp("""
-        JSON file replacing the default renditions: {"renditions": [{"role": "thumbnail", \
-        "format": "webp", "width": 512, "height": 512, "fit": "inside", "quality": 80}, …]}. \
-        format: webp|jpeg|png|avif|jxl; optional formatWhenTransparent; fit: inside|cover (cover crops \
+        JSON file replacing the default renditions (example above): {"renditions": [spec, …]}, \
+        each spec with role, format: webp|jpeg|png|avif|jxl, width; optional formatWhenTransparent; fit: inside|cover (cover crops \
         with libvips' attention strategy); height defaults to width; quality to 80 (WebP) / 85 (JPEG) \
         / 50 (AVIF) / 75 (JPEG XL); effort: WebP 0–6, AVIF 0–9, JPEG XL 1–9 (default: libvips', \
         4; JPEG XL 7).
@@ -167,6 +182,20 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Redo every asset, ignoring the existing manifest.")
     var force = false
 
+    @Flag(name: .long, help: ArgumentHelp("""
+        Read and hash every input whose size, modification time, device and inode match its \
+        earlier entry, and skip it only when its SHA-256 matches too (by default such an input \
+        is not read again).
+        """))
+    var verify = false
+
+    @Flag(name: .long, help: ArgumentHelp("""
+        Try again the inputs that failed before on their own content (corrupt, unsupported…) \
+        although neither they nor the settings changed; by default their earlier error is kept \
+        and listed.
+        """))
+    var retryFailed = false
+
     @Flag(name: .long, help: "Follow symbolic links to files inside the input folders even when they resolve outside every input. By default such links are not read and are listed under \"ignored\" in the manifest.")
     var followSymlinks = false
 
@@ -225,6 +254,8 @@ struct ConvertCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Under --strict a named file that is not media is a failed asset, as in a folder.
+        try NamedInputs.require(inputs, notMedia: !strict)
         var renditions = try loadPreset()
         if notification && !renditions.contains(where: \.isNotification) {
             renditions.append(Defaults.notificationRendition)
@@ -244,6 +275,8 @@ struct ConvertCommand: AsyncParsableCommand {
             if let bytes = RawArguments.pathBytes(for: input) { batch.inputPathBytes[URL(fileURLWithPath: input)] = bytes }
         }
         batch.waitForLock = wait
+        batch.verify = verify
+        batch.retryFailed = retryFailed
         batch.followSymlinks = followSymlinks
         batch.strict = strict
         batch.returnsEntries = false
@@ -274,7 +307,16 @@ struct ConvertCommand: AsyncParsableCommand {
             }
             batch.onTimings = { log.append(source: $0, timings: $1) }
         }
-        batch.onFailure = { error in terminal.printLine("journal-media: error: \(error)") }
+        // Only this run's failures make the exit status 1; those kept from an earlier run
+        // are listed with their old error.
+        let newFailures = Counter()
+        batch.onFailure = { error in
+            newFailures.increment()
+            terminal.printLine("journal-media: error: \(error)")
+        }
+        batch.onEarlierFailure = { error in
+            terminal.printLine("journal-media: failed earlier: \(error) (unchanged, not retried; --retry-failed)")
+        }
         // Pruning says what it removes, or why it removed nothing.
         let pruned = Counter()
         let quiet = self.quiet
@@ -312,14 +354,16 @@ struct ConvertCommand: AsyncParsableCommand {
             let ignored = manifest.ignored.isEmpty ? "" : ", \(manifest.ignored.count) ignored"
             let removed = pruned.value == 0 ? "" : ", \(Plural.count(pruned.value, "stale rendition")) removed"
             let stopped = stop.isRequested ? "interrupted: " : ""
-            let line = "\(stopped)\(Plural.count(s.assets, "asset")): \(s.succeeded) succeeded, \(s.failed) failed, "
-                + "\(s.skipped) unchanged\(ignored)\(removed); "
+            let earlier = s.failed - newFailures.value
+            let kept = earlier > 0 ? " (\(earlier) earlier, not retried)" : ""
+            let line = "\(stopped)\(Plural.count(s.assets, "asset")): \(s.succeeded) succeeded, \(s.failed) failed\(kept), "
+                + "\(s.skipped) skipped\(ignored)\(removed); "
                 + String(format: "%.2f s, %.1f assets/s", s.elapsedSeconds, s.assetsPerSecond)
                 + " → \(output)/\(batch.shard?.manifestName ?? Batch.manifestName)"
             StandardError.writeLine(line)
         }
         if stop.isRequested { throw ExitCode(ExitStatus.interrupted) }
-        if manifest.summary.failed > 0 { throw ExitCode(ExitStatus.someAssetsFailed) }
+        if newFailures.value > 0 { throw ExitCode(ExitStatus.someAssetsFailed) }
     }
 
     private func loadPreset() throws -> [RenditionSpec] {

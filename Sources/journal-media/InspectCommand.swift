@@ -38,7 +38,10 @@ struct InspectCommand: ParsableCommand {
             the Live Photo identifier of a still or movie; durationSeconds a movie's or \
             audio file's (estimated from the streams when the header declares none, as in \
             MPEG-TS). The lines follow Schemas/inspect-line.v1.json. \
-            Exit status: 0 all files inspected, 1 some failed, 2 usage error.
+            Paths are printed as given (a folder's files as FOLDER/…), so each line names a file \
+            one can open; --relative prints them as the manifest's "source" instead. \
+            Exit status: 0 all files inspected, 1 some failed, 2 usage error (including an input \
+            that does not exist, or a file named that is plainly not media, such as notes.txt).
             """)
 
     @Argument(help: ArgumentHelp("Files or folders to inspect (folders are recursed).", valueName: "input"))
@@ -47,14 +50,21 @@ struct InspectCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Files read at once. (default: CPU cores)")
     var jobs: Int?
 
+    @Flag(name: .long, help: ArgumentHelp("""
+        Print the files found in a folder relative to it, as `convert` writes "source" in the \
+        manifest (with several inputs, prefixed by the input's name).
+        """))
+    var relative = false
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
     }
 
     func run() throws {
+        try NamedInputs.require(inputs, notMedia: true)
         let files = InputScanner.inspectionFiles(in: inputs.map { input in
             (URL(fileURLWithPath: input), RawArguments.pathBytes(for: input))
-        })
+        }, relative: relative)
         let workers = max(1, min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, files.count))
         let lines = InspectLines(count: files.count)
         let sidecars = XMPSidecars.listing()

@@ -64,7 +64,7 @@ struct SuggestionCommand: ParsableCommand {
         """, valueName: "file"))
     var preset: String?
 
-    @Option(name: .long, help: ArgumentHelp("The portrait card's canvas, WIDTHxHEIGHT (default 1200x1500).", valueName: "size"))
+    @Option(name: .long, help: ArgumentHelp("The portrait card's canvas, WIDTHxHEIGHT.", valueName: "size"))
     var cardSize: String = "\(CardSpec.defaultWidth)x\(CardSpec.defaultHeight)"
 
     @Option(name: .long, help: ArgumentHelp("""

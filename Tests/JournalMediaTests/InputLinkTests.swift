@@ -66,7 +66,7 @@ import Testing
         let run = try TestSupport.runCLI(["convert", input.path, "-o", root.appendingPathComponent("out").path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("journal-media: note: secret.jpg: ignored: symbolic link to a file outside the inputs"))
-        #expect(run.stderr.contains("3 assets: 3 succeeded, 0 failed, 0 unchanged, 4 ignored"))
+        #expect(run.stderr.contains("3 assets: 3 succeeded, 0 failed, 0 skipped, 4 ignored"))
         let follow = try TestSupport.runCLI(["convert", input.path, "-o", root.appendingPathComponent("out2").path, "--follow-symlinks"])
         #expect(follow.stderr.contains("4 assets: 4 succeeded"), "\(follow.stderr)")
     }

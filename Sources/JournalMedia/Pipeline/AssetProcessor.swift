@@ -239,6 +239,7 @@ public struct AssetProcessor: Sendable {
         record.motionSha256 = content.sha256
         record.motionBytes = content.size
         record.motionModified = motion.modified
+        (record.motionDevice, record.motionInode) = (motion.identity?.device, motion.identity?.inode)
         record.motionMediaType = motion.format?.mediaType
         if result.captureDate == nil || result.captureDate?.confidence == .fileModified {
             result.captureDate = motion.captureDate ?? result.captureDate
@@ -275,6 +276,7 @@ extension AssetResult {
         self.init(source: probe.name)
         bytes = probe.size
         modified = probe.modified
+        fileIdentity = probe.identity
         format = probe.format
         captureDate = probe.captureDate
         contentIdentifier = probe.contentIdentifier

@@ -9,20 +9,49 @@ import JournalMediaVideo
 public struct BatchProgress: Sendable {
     public var done: Int
     public var total: Int
+    /// Assets that failed in this run (not counting `failedEarlier`).
     public var failed: Int
+    /// Assets whose earlier entry was reused (unchanged input, preset and settings), the
+    /// failures kept from an earlier run (`failedEarlier`) included.
     public var skipped: Int
     public var elapsedSeconds: Double
+    /// Failures kept from an earlier run: the same bytes failed the same way before and were
+    /// not tried again (`Batch.retryFailed` tries them).
+    public var failedEarlier = 0
+    /// Input bytes of every unit of the batch, of the units finished, and of the finished
+    /// units that were reused rather than processed (a Live Photo's still and movie together).
+    public var bytesTotal = 0
+    public var bytesDone = 0
+    public var bytesSkipped = 0
+
+    public init(done: Int, total: Int, failed: Int, skipped: Int, elapsedSeconds: Double) {
+        self.done = done
+        self.total = total
+        self.failed = failed
+        self.skipped = skipped
+        self.elapsedSeconds = elapsedSeconds
+    }
 
     /// Assets per second over the assets processed (not skipped) so far.
     public var assetsPerSecond: Double {
         elapsedSeconds > 0 ? Double(done - skipped) / elapsedSeconds : 0
     }
 
-    /// Estimated seconds left, from the rate so far; nil until the rate means something:
-    /// at least three assets processed (not reused) and one second elapsed, so a first
-    /// instant failure or a run of reused entries does not promise a finish in two seconds.
+    /// Estimated seconds left; nil until it means something. Units start largest first, so
+    /// a rate in assets per second over the first (largest) assets promised minutes for a
+    /// 19 s run: the estimate is in bytes, from the input bytes processed so far over the
+    /// bytes left, and only once at least 10 % of the bytes to process are done (and three
+    /// assets processed, one second elapsed, so a first instant failure or a run of reused
+    /// entries does not promise a finish in two seconds). Without sizes (all unknown) it falls
+    /// back to assets per second.
     public var secondsRemaining: Double? {
         guard done - skipped >= 3, elapsedSeconds >= 1 else { return nil }
+        let processedBytes = bytesDone - bytesSkipped
+        let toProcess = bytesTotal - bytesSkipped
+        if bytesTotal > 0 {
+            guard processedBytes > 0, processedBytes * 10 >= toProcess else { return nil }
+            return Double(bytesTotal - bytesDone) / (Double(processedBytes) / elapsedSeconds)
+        }
         let rate = assetsPerSecond
         return rate > 0 ? Double(total - done) / rate : nil
     }
@@ -66,6 +95,14 @@ public struct Batch: Sendable {
     public var jobs: Int
     /// Redo every asset even when its earlier entry could be reused.
     public var force: Bool
+    /// Read and hash every input even when its size, modification time and identity (device,
+    /// inode) match its earlier entry, and reuse the entry only when the SHA-256 matches too
+    /// (`convert --verify`). Default false: such an input is not read again.
+    public var verify = false
+    /// Try again the inputs whose earlier entry is a failure of their own (corrupt,
+    /// unsupported…) although the file and settings did not change (`convert
+    /// --retry-failed`). Default false: that entry is kept and `onEarlierFailure` is called.
+    public var retryFailed = false
     /// When another run holds the output folder's lock: wait for it (true) or throw
     /// `BatchError.outputLocked` at once (false, the default).
     public var waitForLock = false
@@ -103,8 +140,11 @@ public struct Batch: Sendable {
     public var onLockWait: (@Sendable () -> Void)?
     /// Called on the batch's task after each asset.
     public var onProgress: (@Sendable (BatchProgress) -> Void)?
-    /// Called once for each asset that failed.
+    /// Called once for each asset that failed in this run.
     public var onFailure: (@Sendable (AssetError) -> Void)?
+    /// Called once for each failure kept from an earlier run (the same file failed the same
+    /// way with the same settings, and `retryFailed` is off).
+    public var onEarlierFailure: (@Sendable (AssetError) -> Void)?
     /// Only this part of the work units (`convert --shard I/N`); the manifest is then
     /// `shard.manifestName`, and stray temporary files are left for an unsharded run to
     /// remove (another shard may be writing beside this one).
@@ -254,7 +294,10 @@ public struct Batch: Sendable {
         var progress = BatchProgress(done: 0, total: units.count, failed: 0, skipped: 0, elapsedSeconds: 0)
         let processor = AssetProcessor(options: options)
         let output = self.output
-        let order = Batch.launchOrder(units, probes: probes)
+        let costs = Batch.costs(units, probes: probes)
+        let order = Batch.launchOrder(costs: costs)
+        progress.bytesTotal = costs.reduce(0, +)
+        let reuse = EarlierEntryReuse(verify: verify, retryFailed: retryFailed)
 
         // Cancelling the batch's task trips one guard shared by every unit: no unit starts
         // after it, and the units in flight stop at their next check.
@@ -270,7 +313,7 @@ public struct Batch: Sendable {
                 guard let work = Batch.Work(unit: unit, taking: &probes) else { return launch() }
                 group.addTask {
                     let outcome = await BlockingWork.run {
-                        stop.install { Batch.convert(work, earlier: earlier, processor: processor, output: output) }
+                        stop.install { Batch.convert(work, earlier: earlier, reuse: reuse, processor: processor, output: output) }
                     }
                     return (index, outcome)
                 }
@@ -285,16 +328,24 @@ public struct Batch: Sendable {
                 }
                 entries[index] = entry
                 progress.done += 1
+                progress.bytesDone += costs[index]
                 if outcome.skipped {
                     progress.skipped += 1
+                    progress.bytesSkipped += costs[index]
                 } else {
                     journal.append(entry)
                     onTimings?(entry.source, outcome.timings)
                 }
                 if let error = entry.error {
-                    progress.failed += 1
-                    onFailure?(AssetError(file: entry.source, stage: error.stage, reason: error.reason,
-                                          message: error.message))
+                    let named = AssetError(file: entry.source, stage: error.stage, reason: error.reason,
+                                           message: error.message)
+                    if outcome.skipped {
+                        progress.failedEarlier += 1
+                        onEarlierFailure?(named)
+                    } else {
+                        progress.failed += 1
+                        onFailure?(named)
+                    }
                 }
                 progress.elapsedSeconds = Date().timeIntervalSince(start)
                 onProgress?(progress)
@@ -354,15 +405,20 @@ public struct Batch: Sendable {
     /// (on 37 small JPEGs at `--jobs 2`, alphabetical order left up to one whole asset,
     /// ~35 ms, on one core at the end). Entries keep their input order in the manifest.
     /// Costs one sort of the units.
-    static func launchOrder(_ units: [WorkUnit], probes: [ProbedAsset?]) -> [Int] {
+    static func launchOrder(costs: [Int]) -> [Int] {
+        costs.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
+    }
+
+    /// Each unit's input bytes (its files' sizes, unknown as 0): the launch order's key and
+    /// the progress's byte counts.
+    static func costs(_ units: [WorkUnit], probes: [ProbedAsset?]) -> [Int] {
         func size(_ index: Int) -> Int { probes[index]?.size ?? 0 }
-        let costs = units.map { unit -> Int in
+        return units.map { unit -> Int in
             switch unit {
             case .single(let index): size(index)
             case .livePhoto(let still, let motion, _): size(still) + size(motion)
             }
         }
-        return units.indices.sorted { costs[$0] != costs[$1] ? costs[$0] > costs[$1] : $0 < $1 }
     }
 
     /// Probes every planned file once, `jobs` at a time: one open, one sniff, one metadata
@@ -454,16 +510,22 @@ public struct Batch: Sendable {
         }
     }
 
-    /// One unit: load and digest through the probe's descriptor, reuse the earlier entry when
-    /// nothing changed, otherwise process (a Live Photo's still and movie together) and write
-    /// the renditions.
-    static func convert(_ work: Work, earlier: ManifestEntry?, processor: AssetProcessor, output: URL) -> UnitOutcome {
+    /// One unit: reuse the earlier entry when the file is unchanged by `fstat` (size, time,
+    /// device and inode: not read at all, `EarlierEntryReuse`); else load and digest through
+    /// the probe's descriptor and reuse the earlier entry when the digest is unchanged;
+    /// otherwise process (a Live Photo's still and movie together) and write the renditions.
+    static func convert(_ work: Work, earlier: ManifestEntry?, reuse: EarlierEntryReuse, processor: AssetProcessor,
+                        output: URL) -> UnitOutcome {
         defer {
             work.primary.closeAfterProcessing()
             work.motion?.closeAfterProcessing()
         }
-        var clock = StageClock()
         let probe = work.primary
+        if let earlier, reuse.unchangedWithoutReading(earlier, probe: probe, motion: work.motion),
+           reuse.mayKeep(earlier, renditionsPresent: { renditionsPresent(earlier, in: output) }) {
+            return UnitOutcome(entry: earlier, skipped: true)
+        }
+        var clock = StageClock()
         let content: SourceFile
         do throws(AssetError) { content = try probe.load(maxBytes: processor.options.maxBytes) } catch {
             var entry = AssetResult(probe: probe)
@@ -473,10 +535,11 @@ public struct Batch: Sendable {
         let motionContent = work.motion.map { motion in
             Result { () throws(AssetError) -> SourceFile in try motion.load() }
         }
-        if let earlier, earlier.error == nil, earlier.sha256 == content.sha256, earlier.bytes == content.size,
-           earlier.modified == content.modified, renditionsPresent(earlier, in: output),
-           livePhotoUnchanged(earlier.livePhoto, motion: work.motion, content: motionContent) {
-            return UnitOutcome(entry: earlier, skipped: true)
+        if let earlier, earlier.sha256 != nil, earlier.sha256 == content.sha256, earlier.bytes == content.size,
+           earlier.modified == content.modified,
+           reuse.mayKeep(earlier, renditionsPresent: { renditionsPresent(earlier, in: output) }),
+           earlier.error != nil || livePhotoUnchanged(earlier.livePhoto, motion: work.motion, content: motionContent) {
+            return UnitOutcome(entry: EarlierEntryReuse.refreshed(earlier, probe: probe, motion: work.motion), skipped: true)
         }
         let read = clock.lap()
         var result: AssetResult

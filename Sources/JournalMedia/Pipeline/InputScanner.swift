@@ -165,8 +165,11 @@ public enum InputScanner {
     /// are not UTF-8 are kept: each input with its bytes
     /// when the command line gave it as bytes (`url` is then its escaped spelling), and each
     /// file found in a folder with its bytes when its name needed escaping. `relativePath` is
-    /// the name to print: the input as given, or the folder input joined with the found path.
-    public static func inspectionFiles(in inputs: [(url: URL, pathBytes: [UInt8]?)]) -> [PlannedAsset] {
+    /// the name to print: the input as given, or the folder input joined with the found path;
+    /// with `relative`, a found file's path relative to its folder, as a batch's `source`
+    /// (prefixed by the folder's name when there are several inputs).
+    public static func inspectionFiles(in inputs: [(url: URL, pathBytes: [UInt8]?)],
+                                       relative: Bool = false) -> [PlannedAsset] {
         let policy = LinkPolicy(roots: inputs.map { canonicalPath($0.url) }, follow: false)
         var files: [PlannedAsset] = []
         for (input, bytes) in inputs {
@@ -182,9 +185,11 @@ public enum InputScanner {
             if let folder {
                 let found = walk(folder, escapedRoot: bytes != nil, skipping: "\u{0}", links: policy).files
                     .sorted { $0.relative < $1.relative }
+                let prefix = inputs.count > 1 ? input.lastPathComponent + "/" : ""
                 files += found.map { file in
                     let url = input.appendingPathComponent(file.relative)
-                    return PlannedAsset(url: url, relativePath: url.relativePath, pathBytes: file.pathBytes)
+                    return PlannedAsset(url: url, relativePath: relative ? prefix + file.relative : url.relativePath,
+                                        pathBytes: file.pathBytes)
                 }
             } else {
                 files.append(PlannedAsset(url: input, relativePath: input.relativePath, pathBytes: bytes))

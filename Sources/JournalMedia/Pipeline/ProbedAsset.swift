@@ -45,6 +45,8 @@ public final class ProbedAsset: @unchecked Sendable {
     /// The file's path bytes when its name is not valid UTF-8 (`url` cannot spell it); the
     /// name is then percent-escaped (`FileNameEscaping`).
     public private(set) var pathBytes: [UInt8]?
+    /// The file's device and inode (from `fstat`); nil for bytes in memory or a failed open.
+    public private(set) var identity: FileIdentity?
     /// Where the file must lie when it is reopened (`open(_:…confinedTo:)`); nil: anywhere.
     private var confinement: [[UInt8]]?
 
@@ -91,9 +93,11 @@ public final class ProbedAsset: @unchecked Sendable {
         let name = name ?? path
         let file: FileBytes
         let probed: ProbedAsset
+        var identity: FileIdentity?
         switch RegularFile.open(pathBytes: pathBytes ?? Array(path.utf8), confinedTo: roots) {
         case .success(let opened):
             file = FileBytes(file: opened)
+            identity = opened.identity
             let fileName = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
             probed = probe(file, name: name, url: url, fileName: fileName, modified: file.modified,
                            keepMediaOpen: keepMediaOpen, maxPixels: maxPixels,
@@ -104,6 +108,7 @@ public final class ProbedAsset: @unchecked Sendable {
         }
         probed.pathBytes = pathBytes
         probed.confinement = roots
+        probed.identity = identity
         return probed
     }
 
@@ -227,7 +232,7 @@ public final class ProbedAsset: @unchecked Sendable {
         guard let url, error == nil else { throw AssetError(file: name, stage: .read, message: "the file is not open") }
         switch RegularFile.open(pathBytes: pathBytes ?? Array(url.path.utf8), confinedTo: confinement) {
         case .success(let file):
-            guard file.size == size, file.modified == modified else {
+            guard file.size == size, file.modified == modified, identity == nil || file.identity == identity else {
                 close(file.descriptor)
                 throw AssetError(file: name, stage: .read, message: "the file changed during the run")
             }

@@ -105,6 +105,8 @@ package final class FileBytes: ByteSource, @unchecked Sendable {
     package let size: Int
     /// Modification time, seconds since 1970.
     package let modified: Double
+    /// Device and inode (`RegularFile.identity`).
+    package let identity: FileIdentity
     package let descriptor: Int32
     private var head: [UInt8]
 
@@ -119,6 +121,7 @@ package final class FileBytes: ByteSource, @unchecked Sendable {
         descriptor = file.descriptor
         size = file.size
         modified = file.modified
+        identity = file.identity
         head = cacheHead ? FileBytes.pread(file.descriptor, 0, min(file.size, FileBytes.headLength)) ?? [] : []
     }
 

@@ -117,3 +117,19 @@ public enum NotMediaFile {
         "caf", "amr", "alac",
     ]
 }
+
+extension NotMediaFile {
+    /// Why the regular file at `pathBytes` is plainly not media, as a batch's probe would
+    /// decide it (empty, or unrecognised by the sniffer and then `reason(head:fileName:)`);
+    /// nil when it may be media, or is not a regular file one can open (a folder, a missing
+    /// path: the caller's own checks report those). For a file named on a command line,
+    /// before anything is written. Costs one `open`, `fstat` and a read of at most 1 KiB.
+    public static func reason(ofFileAt pathBytes: [UInt8]) -> String? {
+        guard case .success(let opened) = RegularFile.open(pathBytes: pathBytes) else { return nil }
+        let file = FileBytes(file: opened, cacheHead: false)  // closes the descriptor when done
+        let fileName = String(decoding: pathBytes.split(separator: 0x2F).last ?? [], as: UTF8.self)
+        guard file.size > 0 else { return reason(head: [], fileName: fileName) }
+        guard let head = file.read(0, min(file.size, FormatSniffer.prefixLength)) else { return nil }
+        return FormatSniffer.sniff(head) == nil ? reason(head: head, fileName: fileName) : nil
+    }
+}

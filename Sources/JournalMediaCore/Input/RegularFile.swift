@@ -9,6 +9,9 @@ package struct RegularFile {
     package let size: Int
     /// Modification time, seconds since 1970.
     package let modified: Double
+    /// The file's identity on its file system (`st_dev`, `st_ino`): a re-run tells a file
+    /// replaced under the same name, size and time from the one it converted before.
+    package let identity: FileIdentity
 
     /// Opens `path`, or gives the reason it cannot be read: the `errno` text, or "not a
     /// regular file" for folders, devices and pipes.
@@ -69,7 +72,8 @@ package struct RegularFile {
             return .failure(RegularFileError(message: "not a regular file"))
         }
         let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-        return .success(RegularFile(descriptor: fd, size: Int(info.st_size), modified: modified))
+        let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        return .success(RegularFile(descriptor: fd, size: Int(info.st_size), modified: modified, identity: identity))
     }
 }
 

@@ -64,6 +64,10 @@ public struct LivePhotoRecord: Codable, Sendable, Equatable {
     @ExplicitNull public var motionBytes: Int?
     @ExplicitNull public var motionModified: Double?
     @ExplicitNull public var motionMediaType: String?
+    /// The movie file's device and inode (`FileIdentity`); the keys are absent for an
+    /// embedded movie and in manifests written before they were added.
+    public var motionDevice: UInt64?
+    public var motionInode: UInt64?
     public var pairedBy: PairedBy
     /// Why the movie's poster could not be made; the still's renditions are kept.
     @ExplicitNull public var motionError: AssetError?
@@ -90,6 +94,12 @@ public struct AssetResult: Codable, Sendable, Equatable {
     @ExplicitNull public var bytes: Int?
     /// Modification time of the file, seconds since 1970.
     @ExplicitNull public var modified: Double?
+    /// The file's device and inode (`FileIdentity`), which a re-run compares with size and
+    /// modification time to reuse the entry without reading the file. The keys are absent
+    /// for bytes that are not a file and in manifests written before they were added. Not
+    /// part of `==` (they name where the bytes are, not what they are).
+    public var device: UInt64?
+    public var inode: UInt64?
     @ExplicitNull public var kind: AssetKind?
     /// From the sniffed content (a Live Photo's: the still's).
     @ExplicitNull public var mediaType: String?
@@ -140,8 +150,14 @@ public struct AssetResult: Codable, Sendable, Equatable {
 
     public var succeeded: Bool { error == nil }
 
+    /// The file identity recorded with the entry, when both halves are.
+    public var fileIdentity: FileIdentity? {
+        get { device.flatMap { device in inode.map { FileIdentity(device: device, inode: $0) } } }
+        set { (device, inode) = (newValue?.device, newValue?.inode) }
+    }
+
     private enum CodingKeys: String, CodingKey {
-        case source, sha256, bytes, modified, kind, mediaType, width, height, orientation, orientationSource, captureDate,
+        case source, sha256, bytes, modified, device, inode, kind, mediaType, width, height, orientation, orientationSource, captureDate,
              contentIdentifier, video, livePhoto, renditions, colors, placeholder, error, warnings, sourceEncoding
     }
 
@@ -150,6 +166,7 @@ public struct AssetResult: Codable, Sendable, Equatable {
         var a = a, b = b
         a.timings = StageTimings()
         b.timings = StageTimings()
+        (a.device, a.inode, b.device, b.inode) = (nil, nil, nil, nil)
         return a.sameContent(b)
     }
 
