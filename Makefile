@@ -14,7 +14,7 @@ OCR_APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
-.PHONY: deps build release run test bench bench-deps conformance schema-check fuzz asan card-pictures card-ocr dist deb deb-check install uninstall service-check clean
+.PHONY: deps build release run test bench bench-deps conformance schema-check fuzz asan card-pictures card-ocr dist deb package-check deb-check install uninstall service-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
 define apt_install
@@ -117,15 +117,30 @@ deb: dist
 	$(call apt_install,dpkg-dev)
 	Packaging/deb.sh
 
+# The .deb checked without installing it (Packaging/check.sh): mandoc -T lint on the man page,
+# the control fields, the DEP-5 copyright, systemd-analyze verify on the unit, serve started
+# with the packaged serve.json, and lintian with no errors.
+package-check: deb
+	$(call apt_install,mandoc lintian systemd)
+	Packaging/check.sh
+
 # Opt-in, needs root and the Debian mirror: installs the .deb into a clean debootstrap'ed
 # bookworm root (no Swift toolchain) and converts Samples/ there.
 deb-check: deb
 	$(call apt_install,debootstrap)
 	$(SUDO) Packaging/deb-check.sh
 
-# Installs dist/ under $(DESTDIR)$(PREFIX) (default /usr/local): binary, man page, completions, schemas.
+# Installs dist/ under $(DESTDIR)$(PREFIX) (default /usr/local): binary, man page, completions,
+# schemas, the systemd unit for `serve` (not enabled) and, unless one is there already,
+# $(SYSCONFDIR)/journal-media/serve.json.
 PREFIX ?= /usr/local
+SYSCONFDIR ?= /etc
 install: dist
+	sed -e 's#/usr/bin/journal-media#$(PREFIX)/bin/journal-media#' -e 's#/etc/journal-media/#$(SYSCONFDIR)/journal-media/#' \
+	  Packaging/journal-media.service > dist/journal-media.service
+	install -D -m 0644 dist/journal-media.service $(DESTDIR)$(PREFIX)/lib/systemd/system/journal-media.service
+	[ -e $(DESTDIR)$(SYSCONFDIR)/journal-media/serve.json ] || \
+	  install -D -m 0644 Packaging/serve.json $(DESTDIR)$(SYSCONFDIR)/journal-media/serve.json
 	install -D -m 0755 dist/journal-media $(DESTDIR)$(PREFIX)/bin/journal-media
 	install -D -m 0644 dist/man/journal-media.1 $(DESTDIR)$(PREFIX)/share/man/man1/journal-media.1
 	install -D -m 0644 dist/completions/journal-media.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/journal-media
@@ -137,7 +152,8 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/journal-media $(DESTDIR)$(PREFIX)/share/man/man1/journal-media.1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/journal-media \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_journal-media \
-	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/journal-media.fish
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/journal-media.fish \
+	  $(DESTDIR)$(PREFIX)/lib/systemd/system/journal-media.service
 	rm -rf $(DESTDIR)$(PREFIX)/share/journal-media
 
 # schemathesis (PyPI, in a venv) against openapi.yaml on a loopback `journal-media serve`:

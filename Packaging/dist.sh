@@ -16,23 +16,11 @@ bin=$($SWIFT build -c release --static-swift-stdlib --show-bin-path)/journal-med
 cp "$bin" "$out.tmp/journal-media"
 strip --strip-unneeded "$out.tmp/journal-media"
 
-# The man page: argument-parser's generate-manual tool reads the binary's own help
-# (--experimental-dump-help), so the page says what --help says. Asking its package plugin for
-# --help builds the tool without building the package again. The hand-written EXIT STATUS,
-# FILES, EXAMPLES and SEE ALSO sections (Packaging/man-extra.mdoc) go before AUTHORS.
-tool=$(find .build -path '*/debug/generate-manual-tool' -type f -print -quit)
-if [ -z "$tool" ]; then
-  $SWIFT package plugin generate-manual --help >/dev/null
-  tool=$(find .build -path '*/debug/generate-manual-tool' -type f -print -quit)
-fi
-[ -n "$tool" ] || { echo "dist: argument-parser's generate-manual tool was not built" >&2; exit 1; }
-"$tool" "$out.tmp/journal-media" --date "$(git log -1 --format=%cs 2>/dev/null || date -u +%F)" \
-  --authors "The JournalMedia authors" --output-directory "$out.tmp/man"
-awk -v extra=Packaging/man-extra.mdoc '
-  /^\.Sh AUTHORS/ && !done { while ((getline line < extra) > 0) print line; done = 1 }
-  { print }
-  END { if (!done) while ((getline line < extra) > 0) print line }' "$out.tmp/man/journal-media.1" > "$out.tmp/man/page"
-mv "$out.tmp/man/page" "$out.tmp/man/journal-media.1"
+# The man page: Packaging/manpage.py reads the binary's own help (--experimental-dump-help),
+# so each command's synopsis and summary say what --help says, and appends the hand-written
+# ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES and SEE ALSO sections (Packaging/man-extra.mdoc).
+python3 Packaging/manpage.py "$out.tmp/journal-media" Packaging/man-extra.mdoc \
+  "$(LC_ALL=C date -u -d "$(git log -1 --format=%cs 2>/dev/null || date -u +%F)" '+%B %-d, %Y')" > "$out.tmp/man/journal-media.1"
 # Completions from the binary itself.
 for shell in bash zsh fish; do
   "$out.tmp/journal-media" --generate-completion-script "$shell" > "$out.tmp/completions/journal-media.$shell"
