@@ -53,8 +53,9 @@ public struct JournalMediaServer: Sendable {
         }
         var processors: [String: AssetProcessor] = [:]
         for (name, renditions) in configuration.presets {
-            let options = ProcessingOptions(renditions: renditions, maxPixels: configuration.maxPixels,
+            var options = ProcessingOptions(renditions: renditions, maxPixels: configuration.maxPixels,
                                             maxBytes: configuration.maxBodyBytes)
+            options.includeLocation = configuration.includeLocation
             processors[name] = AssetProcessor(options: options, executor: executor, logger: logger)
         }
         AssetRoutes(configuration: configuration, processors: processors).add(to: router)

@@ -42,7 +42,8 @@ struct UtilityRoutes: Sendable {
             }
             let bytes = body.getBytes(at: body.readerIndex, length: body.readableBytes) ?? []
             let name = AssetRoutes.filename(request)
-            let inspection = CaptureDateReader.inspect(ProbedAsset(data: bytes, name: name, modified: nil))
+            var inspection = CaptureDateReader.inspect(ProbedAsset(data: bytes, name: name, modified: nil))
+            if !configuration.includeLocation { inspection = inspection.withoutLocation() }
             if let error = inspection.error, inspection.captureDate == nil {
                 return ProblemResponse(asset: error, retryAfter: AssetRoutes.retryAfterSeconds).response
             }

@@ -141,6 +141,9 @@ struct ConvertCommand: AsyncParsableCommand {
         """))
     var notificationAudio = false
 
+    @Flag(name: .long, help: "Leave where assets were made out of the manifest (location null).")
+    var noLocation = false
+
     @Option(name: .long, help: "Refuse images larger than this many pixels, read from the header before decoding.")
     var maxPixels: Int = Defaults.maxPixels
 
@@ -221,12 +224,14 @@ struct ConvertCommand: AsyncParsableCommand {
         if notification && !renditions.contains(where: \.isNotification) {
             renditions.append(Defaults.notificationRendition)
         }
+        var options = ProcessingOptions(renditions: renditions, maxPixels: maxPixels, maxBytes: maxBytes,
+                                        timeoutSeconds: timeout, notificationClipSeconds: notificationClipSeconds,
+                                        notificationAudio: notificationAudio)
+        options.includeLocation = !noLocation
         var batch = Batch(
             inputs: inputs.map { URL(fileURLWithPath: $0) },
             output: URL(fileURLWithPath: output),
-            options: ProcessingOptions(renditions: renditions, maxPixels: maxPixels, maxBytes: maxBytes,
-                                       timeoutSeconds: timeout, notificationClipSeconds: notificationClipSeconds,
-                                       notificationAudio: notificationAudio),
+            options: options,
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
             force: force)
         // Names that are not UTF-8 arrive escaped; the batch opens them by their bytes.

@@ -47,6 +47,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds per asset request, waiting included, and per item of a suggestion bundle (504 beyond; default 30).") var deadline: Double?
     @Option(help: "Seconds /readyz reports 503 on SIGTERM before the listener closes (default 0).") var drainDelay: Double?
     @Option(help: "Seconds in-flight requests get to finish on SIGTERM (default 30).") var gracePeriod: Double?
+    @Flag(name: .long, help: "Answer no location (null) for any asset (config key \"location\": false).")
+    var noLocation = false
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default info).") var logLevel: String?
 
     func run() async throws {
@@ -72,6 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let value = deadline { settings.deadlineSeconds = max(0.001, value) }
         if let value = drainDelay { settings.drainDelaySeconds = max(0, value) }
         if let value = gracePeriod { settings.gracePeriodSeconds = max(0, value) }
+        if noLocation { settings.includeLocation = false }
         let level = logLevel.flatMap { Logger.Level(rawValue: $0) } ?? .info
         if logLevel != nil && Logger.Level(rawValue: logLevel ?? "") == nil {
             throw ValidationError("--log-level: one of trace, debug, info, notice, warning, error, critical")

@@ -466,7 +466,7 @@ public struct Batch: Sendable {
         let probe = work.primary
         let content: SourceFile
         do throws(AssetError) { content = try probe.load(maxBytes: processor.options.maxBytes) } catch {
-            var entry = AssetResult(probe: probe)
+            var entry = AssetResult(probe: probe, includeLocation: processor.options.includeLocation)
             entry.error = error
             return UnitOutcome(entry: entry)
         }
