@@ -15,7 +15,9 @@ package enum CameraReader {
         func positive(_ tag: UInt16) -> Double? {
             exif.numbers(.exif, tag)?.first.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         }
-        camera.lens = CameraInfo.normalized(exif.text(.exif, ExifTagNumber.lensModel))
+        // Some writers (Nikon's software) put LensModel in IFD0; ExifTool reads it there too.
+        camera.lens = CameraInfo.normalized(exif.text(.exif, ExifTagNumber.lensModel)
+            ?? exif.text(.primary, ExifTagNumber.lensModel))
         camera.focalLength = positive(ExifTagNumber.focalLength)
         camera.focalLength35 = positive(ExifTagNumber.focalLength35)
         camera.fNumber = positive(ExifTagNumber.fNumber)

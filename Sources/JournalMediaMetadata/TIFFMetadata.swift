@@ -9,7 +9,8 @@ import JournalMediaCore
 /// Costs a few `pread`s (directory entries and the values they point to); never reads strips.
 enum TIFFMetadata {
     private static let keep: [ExifBlock.Directory: Set<UInt16>] = [
-        .primary: [ExifTagNumber.dateTime, ExifTagNumber.make, ExifTagNumber.model, ExifTagNumber.software],
+        .primary: [ExifTagNumber.dateTime, ExifTagNumber.make, ExifTagNumber.model, ExifTagNumber.software,
+                   ExifTagNumber.lensModel],
         .exif: [ExifTagNumber.dateTimeOriginal, ExifTagNumber.dateTimeDigitized, ExifTagNumber.offsetTime,
                 ExifTagNumber.offsetTimeOriginal, ExifTagNumber.offsetTimeDigitized, ExifTagNumber.subSecTime,
                 ExifTagNumber.subSecTimeOriginal, ExifTagNumber.subSecTimeDigitized, ExifTagNumber.exposureTime,

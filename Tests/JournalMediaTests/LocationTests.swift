@@ -206,3 +206,68 @@ import Testing
         #expect(warnings.count == 4)
     }
 }
+
+/// Offline place names from Data/places.bin (GeoNames, CC BY 4.0).
+@Suite struct PlaceTests {
+    @Test func tableLoadsAndNamesKnownPlaces() throws {
+        let index = try #require(PlaceIndex.shared, "Data/places.bin not found")
+        let zurich = try #require(index.nearest(latitude: 47.3769, longitude: 8.5417))
+        #expect(zurich.countryCode == "CH" && zurich.country == "Switzerland")
+        #expect(zurich.admin1 == "Zurich" && zurich.distanceKm < 3)
+        // Across the antimeridian: Fiji's Taveuni (179.9° W side) from 179.99° E.
+        let fiji = try #require(index.nearest(latitude: -16.8, longitude: 179.99))
+        #expect(fiji.countryCode == "FJ", "\(fiji)")
+        // Near a pole, the nearest place is still found (the search widens to the whole table).
+        let north = try #require(index.nearest(latitude: 89.9, longitude: 0))
+        #expect(north.distanceKm > 500 && north.distanceKm < 2_000, "\(north)")
+    }
+
+    /// The grid search equals a brute-force haversine scan over the whole table.
+    @Test func gridEqualsBruteForce() throws {
+        let index = try #require(PlaceIndex.shared)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let latitude = Double.random(in: -80...80, using: &generator)
+            let longitude = Double.random(in: -180...180, using: &generator)
+            let fast = try #require(index.nearestEntry(latitude: latitude, longitude: longitude))
+            let slow = try #require(index.bruteForceNearest(latitude: latitude, longitude: longitude))
+            #expect(abs(fast.km - slow.km) < 1e-9, "\(latitude), \(longitude)")
+        }
+    }
+
+    @Test func samplesGetTheirPlace() throws {
+        let inspection = LocationTests.inspect("pixel6-ultrahdr.jpg")
+        let place = try #require(inspection.place)
+        #expect(place.countryCode == "CN" && place.distanceKm < 30, "\(place)")
+        #expect(inspection.jsonLine(source: "x").contains(#""place":{"name":"#))
+        #expect(LocationTests.inspect("zero-fix.jpg").place == nil)
+        #expect(inspection.withoutLocation().place == nil)
+    }
+
+    @Test func damagedTablesAreRefused() throws {
+        #expect(PlaceIndex(bytes: []) == nil)
+        #expect(PlaceIndex(bytes: Array("JMPLACE1".utf8) + [UInt8](repeating: 0xFF, count: 12)) == nil)
+        let url = try #require(PlaceIndex.candidates().first { FileManager.default.fileExists(atPath: $0.path) })
+        let bytes = [UInt8](try Data(contentsOf: url))
+        #expect(PlaceIndex(bytes: Array(bytes.dropLast())) == nil)
+    }
+}
+
+/// Not a check: writes the places for the points in $PLACES_CHECK_POINTS ("lat lon" lines) to
+/// $PLACES_CHECK_OUTPUT (name, admin1, country code, km; tab-separated) for
+/// Benchmarks/places_check.py. Skipped unless those are set.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["PLACES_CHECK_POINTS"] != nil))
+struct PlaceAgreementDump {
+    @Test func dump() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let index = try #require(PlaceIndex.shared)
+        let input = try String(contentsOfFile: try #require(environment["PLACES_CHECK_POINTS"]), encoding: .utf8)
+        var out = ""
+        for line in input.split(separator: "\n") {
+            let parts = line.split(separator: " ").compactMap { Double($0) }
+            let place = try #require(index.nearest(latitude: parts[0], longitude: parts[1]))
+            out += "\(place.name)\t\(place.admin1 ?? "")\t\(place.countryCode)\t\(place.distanceKm)\n"
+        }
+        try out.write(toFile: try #require(environment["PLACES_CHECK_OUTPUT"]), atomically: true, encoding: .utf8)
+    }
+}

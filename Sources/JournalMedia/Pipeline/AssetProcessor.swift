@@ -244,6 +244,7 @@ public struct AssetProcessor: Sendable {
         }
         if options.includeLocation, result.location == nil, let location = motion.location {
             result.location = location
+            result.place = Place.nearest(to: location)
             if !motion.metadataWarnings.isEmpty { result.warnings = (result.warnings ?? []) + motion.metadataWarnings }
         }
         guard let posterSpec = options.renditions.first else { return }
@@ -285,6 +286,7 @@ extension AssetResult {
         camera = probe.camera
         if includeLocation {
             location = probe.location
+            place = probe.location.flatMap(Place.nearest(to:))
             if !probe.metadataWarnings.isEmpty { warnings = probe.metadataWarnings }
         }
         contentIdentifier = probe.contentIdentifier

@@ -14,6 +14,8 @@ public struct Inspection: Sendable {
     public var captureDate: CaptureDate?
     /// Where the file says it was made (`Location`); nil also with `--no-location`.
     public var location: Location?
+    /// The populated place nearest to `location` (`PlaceIndex`, offline).
+    public var place: Place?
     /// The device, from EXIF or QuickTime keys (`CameraInfo`).
     public var camera: CameraInfo?
     /// Why a stated location was refused (`Location`'s sanity rules); empty when nothing to say.
@@ -43,7 +45,8 @@ public struct Inspection: Sendable {
         return "{\"source\":\(quoted(name)),\"format\":\(quoted(format?.rawValue)),"
             + "\"mediaType\":\(quoted(format?.mediaType)),\"bytes\":\(bytes.map(String.init) ?? "null"),"
             + "\"captureDate\":\(captureDate?.json ?? "null"),"
-            + "\"location\":\(location?.json ?? "null"),\"camera\":\(camera?.json ?? "null"),"
+            + "\"location\":\(location?.json ?? "null"),\"place\":\(place?.json ?? "null"),"
+            + "\"camera\":\(camera?.json ?? "null"),"
             + "\"contentIdentifier\":\(quoted(contentIdentifier)),\"durationSeconds\":\(duration ?? "null"),"
             + "\"error\":\(errorJSON)"
             + (sourceEncoding.map { ",\"sourceEncoding\":\(quoted($0))" } ?? "")
@@ -56,6 +59,7 @@ extension Inspection {
     public func withoutLocation() -> Inspection {
         var copy = self
         copy.location = nil
+        copy.place = nil
         copy.warnings = []
         return copy
     }
@@ -91,6 +95,7 @@ public enum CaptureDateReader {
         inspection.format = probe.format
         inspection.captureDate = probe.captureDate
         inspection.location = probe.location
+        inspection.place = probe.location.flatMap(Place.nearest(to:))
         inspection.camera = probe.camera
         inspection.warnings = probe.metadataWarnings
         inspection.contentIdentifier = probe.contentIdentifier

@@ -17,7 +17,8 @@ import Foundation
 /// (|latitude| > 90, |longitude| > 180), when both are exactly 0 (what receivers write
 /// without a fix), or when EXIF `GPSStatus` is `V` (measurement void). An optional value
 /// (altitude, accuracy, direction, speed) that is malformed is left out with a warning;
-/// the position is kept. Costs nothing measurable: a few numbers per asset.
+/// the position is kept. Coordinates are rounded to 1e-8° and other values to 1e-6 (see
+/// `rounded`). Costs nothing measurable: a few numbers per asset.
 public struct Location: Codable, Sendable, Equatable {
     public var latitude: Double
     public var longitude: Double
@@ -65,16 +66,20 @@ public struct Location: Codable, Sendable, Equatable {
         guard latitude != 0 || longitude != 0 else { return .refused("\(source): 0/0 (no fix)") }
         func kept(_ value: Double?, _ name: String, _ valid: (Double) -> Bool) -> Double? {
             guard let value else { return nil }
-            if value.isFinite && valid(value) { return value }
+            if value.isFinite && valid(value) { return rounded(value, 1e6) }
             warnings.append("\(source): \(name) \(value) ignored")
             return nil
         }
-        return .found(Location(latitude: latitude, longitude: longitude,
+        return .found(Location(latitude: rounded(latitude, 1e8), longitude: rounded(longitude, 1e8),
                                altitude: kept(altitude, "altitude") { abs($0) < 100_000_000 },
                                horizontalAccuracy: kept(horizontalAccuracy, "horizontal accuracy") { $0 >= 0 },
                                direction: kept(direction, "direction") { $0 >= 0 && $0 <= 360 },
                                speed: kept(speed, "speed") { $0 >= 0 }, source: source))
     }
+
+    /// Coordinates are kept to 1e-8° (about a millimetre), other values to 1e-6 of their
+    /// unit: the binary fractions of rationals (`2.2944999999999998`) print as written (`2.2945`).
+    private static func rounded(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale }
 
     /// One JSON object, keys in the documented order, unknown values as `null` (the
     /// `inspect` line; the manifest uses `Codable`, same keys and order).
