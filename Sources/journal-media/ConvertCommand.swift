@@ -141,7 +141,7 @@ struct ConvertCommand: AsyncParsableCommand {
         """))
     var notificationAudio = false
 
-    @Flag(name: .long, help: "Leave where assets were made out of the manifest (location null).")
+    @Flag(name: .long, help: "Leave where assets were made out of the manifest (location and place null).")
     var noLocation = false
 
     @Option(name: .long, help: "Refuse images larger than this many pixels, read from the header before decoding.")

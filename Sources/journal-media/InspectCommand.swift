@@ -40,7 +40,9 @@ struct InspectCommand: ParsableCommand {
             xmp.exif:GPS, quicktime.location.ISO6709 or quicktime.©xyz. A position at 0/0, out \
             of range, not a number, with a zero denominator, without its N/S/E/W reference or \
             with GPSStatus V is reported as null with a line in "warnings" (present only then). \
-            --no-location leaves location out (null). camera: EXIF Make/Model/LensModel/\
+            place: the nearest GeoNames populated place to the location (name, admin1, admin2, \
+            country, countryCode, distanceKm), offline from places.bin (GeoNames, CC BY 4.0). \
+            --no-location leaves location and place out (null). camera: EXIF Make/Model/LensModel/\
             Software and exposure (stills), QuickTime make/model/software (movies), trimmed.
 
             A name that is not valid UTF-8 (given as an argument or found in a folder) is \

@@ -47,7 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds per asset request, waiting included, and per item of a suggestion bundle (504 beyond; default 30).") var deadline: Double?
     @Option(help: "Seconds /readyz reports 503 on SIGTERM before the listener closes (default 0).") var drainDelay: Double?
     @Option(help: "Seconds in-flight requests get to finish on SIGTERM (default 30).") var gracePeriod: Double?
-    @Flag(name: .long, help: "Answer no location (null) for any asset (config key \"location\": false).")
+    @Flag(name: .long, help: "Answer no location or place (null) for any asset (config key \"location\": false).")
     var noLocation = false
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default info).") var logLevel: String?
 

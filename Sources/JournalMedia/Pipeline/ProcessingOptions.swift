@@ -26,7 +26,7 @@ public struct ProcessingOptions: Sendable, Equatable {
     /// Also make an audio attachment (M4A AAC, ≤ 5 MB) from audio files; off by default.
     public var notificationAudio: Bool
     /// Report where assets were made (`AssetResult.location`); on by default. Off
-    /// (`--no-location`, a service's `--no-location`): every result's `location` is null and
+    /// (`--no-location`, a service's `--no-location`): every result's `location` and `place` are null and
     /// no warning about a location is kept. Renditions never carry metadata either way.
     public var includeLocation = true
 
