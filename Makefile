@@ -147,13 +147,15 @@ install: dist
 	install -D -m 0644 dist/completions/journal-media.zsh $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_journal-media
 	install -D -m 0644 dist/completions/journal-media.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/journal-media.fish
 	for f in Schemas/*.json; do install -D -m 0644 $$f $(DESTDIR)$(PREFIX)/share/journal-media/schemas/$$(basename $$f); done
+	install -D -m 0644 dist/places.bin $(DESTDIR)$(PREFIX)/share/journal-media/places.bin
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/journal-media $(DESTDIR)$(PREFIX)/share/man/man1/journal-media.1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/journal-media \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_journal-media \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/journal-media.fish \
-	  $(DESTDIR)$(PREFIX)/lib/systemd/system/journal-media.service
+	  $(DESTDIR)$(PREFIX)/lib/systemd/system/journal-media.service \
+	  $(DESTDIR)$(PREFIX)/share/journal-media/places.bin
 	rm -rf $(DESTDIR)$(PREFIX)/share/journal-media
 
 # schemathesis (PyPI, in a venv) against openapi.yaml on a loopback `journal-media serve`:

@@ -7,7 +7,7 @@
 // folders: the same files, compiled here in one package so `package` declarations are visible.
 import PackageDescription
 
-let targets = ["jpeg", "png", "riff", "heif", "tiff", "psd", "jp2", "makernote", "xmp", "datetext", "bundle"]
+let targets = ["jpeg", "png", "riff", "heif", "tiff", "psd", "jp2", "makernote", "xmp", "datetext", "bundle", "location"]
 
 let package = Package(
     name: "JournalMediaFuzz",

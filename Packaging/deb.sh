@@ -37,6 +37,7 @@ MAINTAINER=$maintainer Packaging/copyright.sh "$link_list" dist/journal-media > 
 install -D -m 0644 "$root/copyright" "$pkg/usr/share/doc/journal-media/copyright"
 install -D -m 0644 Packaging/journal-media.service "$pkg/usr/lib/systemd/system/journal-media.service"
 install -D -m 0644 Packaging/serve.json "$pkg/etc/journal-media/serve.json"
+install -D -m 0644 dist/places.bin "$pkg/usr/share/journal-media/places.bin"
 install -D -m 0644 CHANGELOG.md "$pkg/usr/share/doc/journal-media/CHANGELOG.md"
 # Debian's changelog (a native package: one entry for this version, pointing at CHANGELOG.md).
 {

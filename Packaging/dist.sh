@@ -15,6 +15,8 @@ $SWIFT build -c release --static-swift-stdlib --product journal-media
 bin=$($SWIFT build -c release --static-swift-stdlib --show-bin-path)/journal-media
 cp "$bin" "$out.tmp/journal-media"
 strip --strip-unneeded "$out.tmp/journal-media"
+# The place-name table (GeoNames, CC BY 4.0), found beside the binary (PlaceIndex).
+cp Data/places.bin "$out.tmp/places.bin"
 
 # The man page: Packaging/manpage.py reads the binary's own help (--experimental-dump-help),
 # so each command's synopsis and summary say what --help says, and appends the hand-written

@@ -62,6 +62,37 @@ package final class ExifBlock {
     /// its own orientation, and an XMP sidecar's is not used.
     package var hasOrientation: Bool { entry(.primary, 0x0112) != nil }
 
+    /// Whether the directory holds the tag, whatever its type.
+    func has(_ directory: Directory, _ tag: UInt16) -> Bool { entry(directory, tag) != nil }
+
+    /// A numeric tag's values as stored: an unsigned or signed RATIONAL (a zero denominator
+    /// gives NaN, so callers can tell it from an absent tag), BYTE, SHORT or LONG; nil when
+    /// absent, empty or of another type.
+    func numbers(_ directory: Directory, _ tag: UInt16) -> [Double]? {
+        guard let entry = entry(directory, tag), let bytes = entry.pointee.data else { return nil }
+        let format = entry.pointee.format
+        let count = Int(entry.pointee.components)
+        let size = Int(entry.pointee.size)
+        let width = Int(exif_format_get_size(format))
+        guard count > 0, width > 0, size >= count * width else { return nil }
+        let order = exif_data_get_byte_order(data)
+        return (0..<count).compactMap { index -> Double? in
+            let at = bytes + index * width
+            switch format {
+            case EXIF_FORMAT_RATIONAL:
+                let r = exif_get_rational(at, order)
+                return r.denominator == 0 ? .nan : Double(r.numerator) / Double(r.denominator)
+            case EXIF_FORMAT_SRATIONAL:
+                let r = exif_get_srational(at, order)
+                return r.denominator == 0 ? .nan : Double(r.numerator) / Double(r.denominator)
+            case EXIF_FORMAT_BYTE: return Double(at.pointee)
+            case EXIF_FORMAT_SHORT: return Double(exif_get_short(at, order))
+            case EXIF_FORMAT_LONG: return Double(exif_get_long(at, order))
+            default: return nil
+            }
+        }.nilIfEmpty
+    }
+
     /// An unsigned RATIONAL tag's values; nil when absent, of another type, or a zero denominator.
     func rationals(_ directory: Directory, _ tag: UInt16) -> [Double]? {
         guard let entry = entry(directory, tag), entry.pointee.format == EXIF_FORMAT_RATIONAL,
@@ -92,4 +123,29 @@ package enum ExifTagNumber {
     static let subSecTimeDigitized: UInt16 = 0x9292
     static let gpsTimeStamp: UInt16 = 0x0007
     static let gpsDateStamp: UInt16 = 0x001D
+    static let gpsLatitudeRef: UInt16 = 0x0001
+    static let gpsLatitude: UInt16 = 0x0002
+    static let gpsLongitudeRef: UInt16 = 0x0003
+    static let gpsLongitude: UInt16 = 0x0004
+    static let gpsAltitudeRef: UInt16 = 0x0005
+    static let gpsAltitude: UInt16 = 0x0006
+    static let gpsStatus: UInt16 = 0x0009
+    static let gpsSpeedRef: UInt16 = 0x000C
+    static let gpsSpeed: UInt16 = 0x000D
+    static let gpsImgDirection: UInt16 = 0x0011
+    static let gpsHPositioningError: UInt16 = 0x001F
+    static let make: UInt16 = 0x010F
+    static let model: UInt16 = 0x0110
+    static let software: UInt16 = 0x0131
+    static let exposureTime: UInt16 = 0x829A
+    static let fNumber: UInt16 = 0x829D
+    static let iso: UInt16 = 0x8827
+    static let focalLength: UInt16 = 0x920A
+    static let focalLength35: UInt16 = 0xA405
+    static let lensModel: UInt16 = 0xA434
+}
+
+extension Array {
+    /// Nil for an empty array.
+    var nilIfEmpty: Self? { isEmpty ? nil : self }
 }

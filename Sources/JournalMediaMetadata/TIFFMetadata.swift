@@ -3,17 +3,24 @@ import JournalMediaCore
 /// TIFF files (and TIFF-based raw files) are themselves an EXIF structure, but their
 /// directories often sit after megabytes of strips, while libexif only reads the first
 /// 64 KiB of a block (the JPEG APP1 limit). This walks IFD0, the EXIF IFD and the GPS IFD
-/// with random-access reads and rebuilds a small TIFF holding only the date-related entries,
+/// with random-access reads and rebuilds a small TIFF holding only the date, GPS and camera entries,
 /// which libexif then parses like any EXIF block. The XMP packet (tag 700) is returned as is.
 ///
 /// Costs a few `pread`s (directory entries and the values they point to); never reads strips.
 enum TIFFMetadata {
     private static let keep: [ExifBlock.Directory: Set<UInt16>] = [
-        .primary: [ExifTagNumber.dateTime],
+        .primary: [ExifTagNumber.dateTime, ExifTagNumber.make, ExifTagNumber.model, ExifTagNumber.software,
+                   ExifTagNumber.lensModel],
         .exif: [ExifTagNumber.dateTimeOriginal, ExifTagNumber.dateTimeDigitized, ExifTagNumber.offsetTime,
                 ExifTagNumber.offsetTimeOriginal, ExifTagNumber.offsetTimeDigitized, ExifTagNumber.subSecTime,
-                ExifTagNumber.subSecTimeOriginal, ExifTagNumber.subSecTimeDigitized],
-        .gps: [ExifTagNumber.gpsTimeStamp, ExifTagNumber.gpsDateStamp],
+                ExifTagNumber.subSecTimeOriginal, ExifTagNumber.subSecTimeDigitized, ExifTagNumber.exposureTime,
+                ExifTagNumber.fNumber, ExifTagNumber.iso, ExifTagNumber.focalLength, ExifTagNumber.focalLength35,
+                ExifTagNumber.lensModel],
+        .gps: [ExifTagNumber.gpsTimeStamp, ExifTagNumber.gpsDateStamp, ExifTagNumber.gpsLatitudeRef,
+               ExifTagNumber.gpsLatitude, ExifTagNumber.gpsLongitudeRef, ExifTagNumber.gpsLongitude,
+               ExifTagNumber.gpsAltitudeRef, ExifTagNumber.gpsAltitude, ExifTagNumber.gpsStatus,
+               ExifTagNumber.gpsSpeedRef, ExifTagNumber.gpsSpeed, ExifTagNumber.gpsImgDirection,
+               ExifTagNumber.gpsHPositioningError],
     ]
     private static let exifPointer: UInt16 = 0x8769
     private static let gpsPointer: UInt16 = 0x8825

@@ -58,8 +58,9 @@ public struct JournalMediaServer: Sendable {
         router.add(middleware: BearerTokenMiddleware(token: configuration.token))
         var processors: [String: AssetProcessor] = [:]
         for (name, renditions) in configuration.presets {
-            let options = ProcessingOptions(renditions: renditions, maxPixels: configuration.maxPixels,
+            var options = ProcessingOptions(renditions: renditions, maxPixels: configuration.maxPixels,
                                             maxBytes: configuration.maxBodyBytes)
+            options.includeLocation = configuration.includeLocation
             processors[name] = AssetProcessor(options: options, executor: executor, logger: logger)
         }
         AssetRoutes(configuration: configuration, processors: processors, admission: admission).add(to: router)

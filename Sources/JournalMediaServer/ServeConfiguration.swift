@@ -46,6 +46,9 @@ public struct ServeConfiguration: Sendable, Equatable {
     public var maxParts = 64
     /// Rendition presets by name; `default` is used when a request names none.
     public var presets: [String: [RenditionSpec]] = ["default": Defaults.renditions]
+    /// Answer where assets were made (`location`); config key `"location": false` or
+    /// `serve --no-location` turns it off for every route (assets and inspect; suggestion outputs carry none).
+    public var includeLocation = true
 
     public init() {}
 
@@ -136,6 +139,11 @@ public struct ServeConfiguration: Sendable, Equatable {
         case "drainDelaySeconds": drainDelaySeconds = try number(0)
         case "gracePeriodSeconds": gracePeriodSeconds = try number(0)
         case "maxParts": maxParts = try integer(1)
+        case "location":
+            guard let flag = value as? NSNumber, String(cString: flag.objCType) == "c" else {
+                throw Problem(description: "\(origin): location must be true or false")
+            }
+            includeLocation = flag.boolValue
         case "outputDir":
             guard let path = value as? String, !path.isEmpty else { throw Problem(description: "\(origin): outputDir must be a path") }
             outputFolder = URL(fileURLWithPath: path)

@@ -45,7 +45,8 @@ struct UtilityRoutes: Sendable {
             }
             defer { ticket.release() }
             let name = AssetRoutes.filename(request)
-            let inspection = CaptureDateReader.inspect(ProbedAsset(data: bytes, name: name, modified: nil))
+            var inspection = CaptureDateReader.inspect(ProbedAsset(data: bytes, name: name, modified: nil))
+            if !configuration.includeLocation { inspection = inspection.withoutLocation() }
             if let error = inspection.error, inspection.captureDate == nil {
                 return ProblemResponse(asset: error, retryAfter: AssetRoutes.retryAfterSeconds).response
             }

@@ -156,6 +156,9 @@ struct ConvertCommand: AsyncParsableCommand {
         """))
     var notificationAudio = false
 
+    @Flag(name: .long, help: "Leave where assets were made out of the manifest (location and place null).")
+    var noLocation = false
+
     @Option(name: .long, help: "Refuse images larger than this many pixels, read from the header before decoding.")
     var maxPixels: Int = Defaults.maxPixels
 
@@ -264,6 +267,7 @@ struct ConvertCommand: AsyncParsableCommand {
                                         timeoutSeconds: timeout, notificationClipSeconds: notificationClipSeconds,
                                         notificationAudio: notificationAudio)
         options.maxTiledPixels = maxTiledPixels
+        options.includeLocation = !noLocation
         var batch = Batch(
             inputs: inputs.map { URL(fileURLWithPath: $0) },
             output: URL(fileURLWithPath: output),

@@ -15,6 +15,11 @@ struct InspectCommand: ParsableCommand {
                "bytes":2481234,"captureDate":{"local":"2023-06-01T14:03:22.120",
                "offset":"+02:00","utc":"2023-06-01T12:03:22.120Z",
                "source":"exif.DateTimeOriginal","confidence":"exact"},
+               "location":{"latitude":47.3769,"longitude":8.5417,"altitude":408,
+               "horizontalAccuracy":4.7,"direction":123.5,"speed":0,"source":"exif.GPS"},
+               "camera":{"make":"Apple","model":"iPhone 15 Pro","lens":"iPhone 15 Pro back \
+            triple camera 6.765mm f/1.78","software":"17.5","focalLength":6.765,"focalLength35":24,
+               "fNumber":1.78,"exposureTime":0.001,"iso":64},
                "contentIdentifier":"5F0E6A4C-2B1D-4E8A-9C3F-7A1B2C3D4E01",
                "durationSeconds":null,"error":null}
 
@@ -30,6 +35,15 @@ struct InspectCommand: ParsableCommand {
             offsetInferred (zone from the GPS time), utcOnly, localOnly, filename, \
             fileModified. offset and utc are null when the zone is unknown; local is null when \
             only the instant is known.
+
+            location: degrees (WGS 84, north/east positive), metres, m/s; source exif.GPS, \
+            xmp.exif:GPS, quicktime.location.ISO6709 or quicktime.©xyz. A position at 0/0, out \
+            of range, not a number, with a zero denominator, without its N/S/E/W reference or \
+            with GPSStatus V is reported as null with a line in "warnings" (present only then). \
+            place: the nearest GeoNames populated place to the location (name, admin1, admin2, \
+            country, countryCode, distanceKm), offline from places.bin (GeoNames, CC BY 4.0). \
+            --no-location leaves location and place out (null). camera: EXIF Make/Model/LensModel/\
+            Software and exposure (stills), QuickTime make/model/software (movies), trimmed.
 
             A name that is not valid UTF-8 (given as an argument or found in a folder) is \
             printed percent-escaped with "sourceEncoding":"percent", as in the manifest. \
@@ -55,6 +69,8 @@ struct InspectCommand: ParsableCommand {
         manifest (with several inputs, prefixed by the input's name).
         """))
     var relative = false
+    @Flag(name: .long, help: "Report no location (null), for output that leaves the machine.")
+    var noLocation = false
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -71,8 +87,9 @@ struct InspectCommand: ParsableCommand {
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: files.count, by: workers) {
                 let file = files[index]
-                let inspection = CaptureDateReader.inspect(ProbedAsset.open(
+                var inspection = CaptureDateReader.inspect(ProbedAsset.open(
                     file.url, name: file.relativePath, keepMediaOpen: false, pathBytes: file.pathBytes, sidecars: sidecars))
+                if noLocation { inspection = inspection.withoutLocation() }
                 lines.store(index, inspection.jsonLine(source: file.relativePath), ok: inspection.error == nil)
             }
         }

@@ -70,6 +70,8 @@ struct ServeCommand: AsyncParsableCommand {
     var bodyTimeout: Double?
     @Option(help: "Connections open at once, more are closed (default 1000; at most the descriptor limit less 256).")
     var maxConnections: Int?
+    @Flag(name: .long, help: "Answer no location or place (null) for any asset (config key \"location\": false).")
+    var noLocation = false
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default info).") var logLevel: String?
 
     func run() async throws {

@@ -116,7 +116,7 @@ import Testing
         let json = try JSONEncoder().encode(AssetResult(source: "x.jpg"))
         let object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         let expected: Set<String> = ["source", "sha256", "bytes", "modified", "kind", "mediaType", "width", "height",
-                                     "orientation", "captureDate", "contentIdentifier", "video", "livePhoto",
+                                     "orientation", "captureDate", "location", "place", "camera", "contentIdentifier", "video", "livePhoto",
                                      "renditions", "colors", "placeholder", "error"]
         #expect(Set(object.keys) == expected)
         #expect(object["sha256"] is NSNull && object["error"] is NSNull)

@@ -36,6 +36,13 @@ public enum FuzzSupport {
         resolver.movieCreated = movieCreated
         if let note = exif?.makerNote() { _ = AppleMakerNote.parse(note) }
         _ = resolver.resolve()
+        // Where and with what: the GPS IFD, the camera tags, the XMP packet's GPS properties.
+        var warnings: [String] = []
+        if let exif {
+            _ = LocationReader.read(exif, warnings: &warnings)
+            _ = CameraReader.read(exif)
+        }
+        if let xmp { _ = LocationReader.read(XMPPacket(xmp), warnings: &warnings) }
     }
 
     /// The input as text, for the text parsers.

@@ -83,7 +83,7 @@ public struct AssetProcessor: Sendable {
 
     private func process(_ probe: ProbedAsset, embeddedMotion: Bool) -> AssetResult {
         var clock = StageClock()
-        var result = AssetResult(probe: probe)
+        var result = AssetResult(probe: probe, includeLocation: options.includeLocation)
         let content: SourceFile
         do throws(AssetError) {
             try DecodeGuard.checkCurrent(file: probe.name, stage: .read)
@@ -106,7 +106,7 @@ public struct AssetProcessor: Sendable {
     }
 
     private func process(_ probe: ProbedAsset, content: SourceFile, embeddedMotion: Bool) -> AssetResult {
-        var result = AssetResult(probe: probe)
+        var result = AssetResult(probe: probe, includeLocation: options.includeLocation)
         result.sha256 = content.sha256
         result.bytes = content.size
         return process(probe, content: content, into: result, embeddedMotion: embeddedMotion)
@@ -244,10 +244,15 @@ public struct AssetProcessor: Sendable {
         if result.captureDate == nil || result.captureDate?.confidence == .fileModified {
             result.captureDate = motion.captureDate ?? result.captureDate
         }
+        if options.includeLocation, result.location == nil, let location = motion.location {
+            result.location = location
+            result.place = Place.nearest(to: location)
+            if !motion.metadataWarnings.isEmpty { result.warnings = (result.warnings ?? []) + motion.metadataWarnings }
+        }
         guard let posterSpec = options.renditions.first else { return }
         var spec = posterSpec
         spec.role = Self.motionPosterRole
-        var motionResult = AssetResult(probe: motion)
+        var motionResult = AssetResult(probe: motion, includeLocation: options.includeLocation)
         if let error = motion.error {
             record.motionError = error
             return
@@ -271,14 +276,22 @@ public struct AssetProcessor: Sendable {
 }
 
 extension AssetResult {
-    /// A result carrying what the probe found: name, size, time, format, capture date, identifier.
-    init(probe: ProbedAsset) {
+    /// A result carrying what the probe found: name, size, time, format, capture date,
+    /// location (unless `includeLocation` is false: then neither it nor the warnings about
+    /// it), camera, identifier.
+    init(probe: ProbedAsset, includeLocation: Bool = true) {
         self.init(source: probe.name)
         bytes = probe.size
         modified = probe.modified
         fileIdentity = probe.identity
         format = probe.format
         captureDate = probe.captureDate
+        camera = probe.camera
+        if includeLocation {
+            location = probe.location
+            place = probe.location.flatMap(Place.nearest(to:))
+            if !probe.metadataWarnings.isEmpty { warnings = probe.metadataWarnings }
+        }
         contentIdentifier = probe.contentIdentifier
         if probe.pathBytes != nil { sourceEncoding = FileNameEscaping.encodingName }
         if probe.url == nil { modified = probe.modified }

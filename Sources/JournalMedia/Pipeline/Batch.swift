@@ -528,7 +528,7 @@ public struct Batch: Sendable {
         var clock = StageClock()
         let content: SourceFile
         do throws(AssetError) { content = try probe.load(maxBytes: processor.options.maxBytes) } catch {
-            var entry = AssetResult(probe: probe)
+            var entry = AssetResult(probe: probe, includeLocation: processor.options.includeLocation)
             entry.error = error
             return UnitOutcome(entry: entry)
         }

@@ -12,6 +12,14 @@ public struct Inspection: Sendable {
     /// Size of the file in bytes.
     public var bytes: Int?
     public var captureDate: CaptureDate?
+    /// Where the file says it was made (`Location`); nil also with `--no-location`.
+    public var location: Location?
+    /// The populated place nearest to `location` (`PlaceIndex`, offline).
+    public var place: Place?
+    /// The device, from EXIF or QuickTime keys (`CameraInfo`).
+    public var camera: CameraInfo?
+    /// Why a stated location was refused (`Location`'s sanity rules); empty when nothing to say.
+    public var warnings: [String] = []
     /// Live Photo content identifier: Apple MakerNote tag 0x0011 of a still, or the
     /// `com.apple.quicktime.content.identifier` key of a movie; nil when there is none.
     public var contentIdentifier: String?
@@ -37,13 +45,25 @@ public struct Inspection: Sendable {
         return "{\"source\":\(quoted(name)),\"format\":\(quoted(format?.rawValue)),"
             + "\"mediaType\":\(quoted(format?.mediaType)),\"bytes\":\(bytes.map(String.init) ?? "null"),"
             + "\"captureDate\":\(captureDate?.json ?? "null"),"
+            + "\"location\":\(location?.json ?? "null"),\"place\":\(place?.json ?? "null"),"
+            + "\"camera\":\(camera?.json ?? "null"),"
             + "\"contentIdentifier\":\(quoted(contentIdentifier)),\"durationSeconds\":\(duration ?? "null"),"
             + "\"error\":\(errorJSON)"
-            + (sourceEncoding.map { ",\"sourceEncoding\":\(quoted($0))" } ?? "") + "}"
+            + (sourceEncoding.map { ",\"sourceEncoding\":\(quoted($0))" } ?? "")
+            + (warnings.isEmpty ? "" : ",\"warnings\":[" + warnings.map { quoted($0) }.joined(separator: ",") + "]") + "}"
     }
 }
 
 extension Inspection {
+    /// The inspection without `location` (and the warnings about it): `--no-location`.
+    public func withoutLocation() -> Inspection {
+        var copy = self
+        copy.location = nil
+        copy.place = nil
+        copy.warnings = []
+        return copy
+    }
+
     /// Seconds to the millisecond without trailing zeros (`2`, `2.046`, `0.12`), as JSON.
     static func millisecondsText(_ seconds: Double) -> String {
         var text = String(format: "%.3f", seconds)
@@ -74,6 +94,10 @@ public enum CaptureDateReader {
         inspection.bytes = probe.size
         inspection.format = probe.format
         inspection.captureDate = probe.captureDate
+        inspection.location = probe.location
+        inspection.place = probe.location.flatMap(Place.nearest(to:))
+        inspection.camera = probe.camera
+        inspection.warnings = probe.metadataWarnings
         inspection.contentIdentifier = probe.contentIdentifier
         inspection.durationSeconds = probe.durationSeconds
         inspection.error = probe.error
@@ -97,6 +121,11 @@ struct HeaderMetadata {
     /// The XMP sidecar's `tiff:Orientation` (1–8), for a still whose file has no EXIF
     /// Orientation tag of its own; nil otherwise (see `SidecarOrientation`).
     var sidecarOrientation: Int?
+    /// Where the file says it was made (`LocationReader`), and the device (`CameraReader`).
+    var location: Location?
+    var camera: CameraInfo?
+    /// Why a stated location was refused or a value of it left out (`Location.checked`).
+    var warnings: [String] = []
 
     static let contentIdentifierKey = LivePhotoIdentifier.quickTimeKey
 
@@ -125,6 +154,10 @@ struct HeaderMetadata {
                 resolver.recordingDate = (avchd, AVCHDRecordingDate.source)
             }
             metadata.contentIdentifier = tags?[contentIdentifierKey].flatMap(Self.identifier)
+            if let tags {
+                metadata.settle(LocationReader.read(containerTags: tags, warnings: &metadata.warnings))
+                metadata.camera = CameraReader.read(containerTags: tags)
+            }
         } else {
             let blocks = MetadataBlocks.find(in: source, format: format)
             let exif = blocks.exif.flatMap(ExifBlock.init(tiff:))
@@ -138,9 +171,30 @@ struct HeaderMetadata {
             if let note = exif?.makerNote() {
                 metadata.contentIdentifier = AppleMakerNote.parse(note)?.contentIdentifier.flatMap(Self.identifier)
             }
+            if let exif {
+                metadata.settle(LocationReader.read(exif, warnings: &metadata.warnings))
+                metadata.camera = CameraReader.read(exif)
+            }
+            // The XMP packet is parsed for a position only when EXIF gave none and it names one.
+            if metadata.location == nil, let bytes = blocks.xmp, ByteSearch.contains(Self.xmpGPSName, in: bytes[...]) {
+                let packet = XMPPacket(bytes)
+                resolver.xmp = packet
+                metadata.settle(LocationReader.read(packet, warnings: &metadata.warnings))
+            }
         }
         metadata.captureDate = resolver.resolve()
         return metadata
+    }
+
+    private static let xmpGPSName = Array("GPSLatitude".utf8)
+
+    /// Keeps the first location found; a refused one becomes a warning.
+    private mutating func settle(_ reading: Location.Reading) {
+        switch reading {
+        case .absent: break
+        case .found(let found): if location == nil { location = found }
+        case .refused(let why): warnings.append("location ignored: \(why)")
+        }
     }
 
     /// An identifier with surrounding blanks removed; nil when empty.

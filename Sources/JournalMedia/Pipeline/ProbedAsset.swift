@@ -35,6 +35,11 @@ public final class ProbedAsset: @unchecked Sendable {
     /// An XMP sidecar's orientation to apply, when the file has none of its own
     /// (`SidecarOrientation`); nil otherwise.
     public let sidecarOrientation: Int?
+    /// Where the headers say the asset was made, and the device (`Location`, `CameraInfo`).
+    public let location: Location?
+    public let camera: CameraInfo?
+    /// Why a stated location (or a value of it) was not trusted, one line each.
+    public let metadataWarnings: [String]
     /// Why the file could not be opened (`read`), recognised (`sniff`), or trusted (`probe`:
     /// a still whose container declares more bytes than the file holds); nil otherwise.
     public let error: AssetError?
@@ -69,6 +74,9 @@ public final class ProbedAsset: @unchecked Sendable {
         self.durationSeconds = metadata?.durationSeconds
         self.embeddedMotion = metadata?.embeddedMotion
         self.sidecarOrientation = metadata?.sidecarOrientation
+        self.location = metadata?.location
+        self.camera = metadata?.camera
+        self.metadataWarnings = metadata?.warnings ?? []
         self.media = media
         self.error = error
     }
@@ -122,7 +130,9 @@ public final class ProbedAsset: @unchecked Sendable {
                                                                   contentIdentifier: probed.contentIdentifier,
                                                                   durationSeconds: probed.durationSeconds,
                                                                   embeddedMotion: probed.embeddedMotion,
-                                                                  sidecarOrientation: probed.sidecarOrientation),
+                                                                  sidecarOrientation: probed.sidecarOrientation,
+                                                                  location: probed.location, camera: probed.camera,
+                                                                  warnings: probed.metadataWarnings),
                   media: probed.media, error: probed.error)
     }
 

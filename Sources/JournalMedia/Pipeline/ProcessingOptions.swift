@@ -28,6 +28,10 @@ public struct ProcessingOptions: Sendable, Equatable {
     public var notificationClipSeconds: Double
     /// Also make an audio attachment (M4A AAC, ≤ 5 MB) from audio files; off by default.
     public var notificationAudio: Bool
+    /// Report where assets were made (`AssetResult.location`); on by default. Off
+    /// (`--no-location`, a service's `--no-location`): every result's `location` and `place` are null and
+    /// no warning about a location is kept. Renditions never carry metadata either way.
+    public var includeLocation = true
 
     public init(renditions: [RenditionSpec] = Defaults.renditions, maxPixels: Int = Defaults.maxPixels,
                 maxBytes: Int = Defaults.maxBytes, timeoutSeconds: Double = Defaults.decodeTimeoutSeconds,
@@ -48,7 +52,8 @@ public struct ProcessingOptions: Sendable, Equatable {
         let notification = notificationSpec != nil
         return OutputSettings(colors: analyzeColors,
                               notificationClipSeconds: notification ? notificationClipSeconds : nil,
-                              notificationAudio: notification ? notificationAudio : nil)
+                              notificationAudio: notification ? notificationAudio : nil,
+                              location: includeLocation ? nil : false)
     }
 
     /// The `notification` spec among the renditions, if any.

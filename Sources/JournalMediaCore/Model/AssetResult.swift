@@ -114,6 +114,15 @@ public struct AssetResult: Codable, Sendable, Equatable {
     public var orientationSource: String?
     /// When the asset was captured, from its metadata, name or modification time.
     @ExplicitNull public var captureDate: CaptureDate?
+    /// Where the asset was made (a Live Photo's: the still's, else the movie's); nil when
+    /// the file states no position, a refused one (see `Location`, and `warnings`), or when
+    /// locations are switched off (`--no-location`).
+    @ExplicitNull public var location: Location?
+    /// The populated place nearest to `location` (GeoNames, offline: `PlaceIndex`); nil
+    /// without a location.
+    @ExplicitNull public var place: Place?
+    /// The device, from EXIF (stills) or QuickTime keys (movies); nil when not named.
+    @ExplicitNull public var camera: CameraInfo?
     /// Live Photo content identifier (of the file, or of a pair's still).
     @ExplicitNull public var contentIdentifier: String?
     /// Movie facts for videos and for the motion half of Live Photos; nil for stills.
@@ -158,7 +167,7 @@ public struct AssetResult: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case source, sha256, bytes, modified, device, inode, kind, mediaType, width, height, orientation, orientationSource, captureDate,
-             contentIdentifier, video, livePhoto, renditions, colors, placeholder, error, warnings, sourceEncoding
+             location, place, camera, contentIdentifier, video, livePhoto, renditions, colors, placeholder, error, warnings, sourceEncoding
     }
 
     public static func == (a: AssetResult, b: AssetResult) -> Bool {
@@ -174,7 +183,8 @@ public struct AssetResult: Codable, Sendable, Equatable {
         source == other.source && sha256 == other.sha256 && bytes == other.bytes && modified == other.modified
             && kind == other.kind && mediaType == other.mediaType && width == other.width && height == other.height
             && orientation == other.orientation && orientationSource == other.orientationSource
-            && captureDate == other.captureDate
+            && captureDate == other.captureDate && location == other.location && place == other.place
+            && camera == other.camera
             && contentIdentifier == other.contentIdentifier && video == other.video && livePhoto == other.livePhoto
             && renditions == other.renditions && colors == other.colors && placeholder == other.placeholder
             && Self.sameError(error, other.error) && warnings == other.warnings

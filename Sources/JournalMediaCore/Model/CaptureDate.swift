@@ -221,6 +221,17 @@ extension CaptureDate: Codable {
 
 /// Escaping for JSON string contents written by hand (inspect lines, capture dates).
 package enum JSONText {
+    /// A finite number as JSON (shortest round-tripping spelling, `12` not `12.0`); `null`
+    /// for nil, NaN or infinity.
+    package static func number(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    /// A string as a quoted, escaped JSON string; `null` for nil.
+    package static func quoted(_ text: String?) -> String { text.map { "\"\(escape($0))\"" } ?? "null" }
+
     package static func escape(_ text: String) -> String {
         // Nearly every text (paths, dates, messages) needs no escape: one byte scan, no copy.
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {

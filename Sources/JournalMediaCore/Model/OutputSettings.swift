@@ -16,8 +16,13 @@ public struct OutputSettings: Codable, Sendable, Equatable {
     public var notificationClipSeconds: Double?
     /// Audio files also got an M4A attachment; nil without a `notification` rendition.
     public var notificationAudio: Bool?
+    /// `false` when locations were left out (`--no-location`); absent (nil) when reported,
+    /// so manifests written before the field existed compare equal to a default run.
+    public var location: Bool?
 
-    public init(colors: Bool = true, notificationClipSeconds: Double? = nil, notificationAudio: Bool? = nil) {
+    public init(colors: Bool = true, notificationClipSeconds: Double? = nil, notificationAudio: Bool? = nil,
+                location: Bool? = nil) {
+        self.location = location
         self.colors = colors
         self.notificationClipSeconds = notificationClipSeconds
         self.notificationAudio = notificationAudio
