@@ -24,7 +24,6 @@ public final class PlaceIndex: Sendable {
     /// Entry indices by cell (`cell(latitude, longitude)`), as a CSR table.
     private let cellStart: [Int32]
     private let cellEntries: [Int32]
-    private let countryNames: [String: String]
 
     private static let earthRadiusKm = 6_371.0088
     private static let cellsPerRow = 360
@@ -98,14 +97,11 @@ public final class PlaceIndex: Sendable {
         self.strings = strings
         self.cellStart = counts
         self.cellEntries = cellEntries
-        var names: [String: String] = [:]
-        let english = Locale(identifier: "en_US")
-        for group in groups {
-            let code = Self.string(strings, group.countryCode)
-            if names[code] == nil { names[code] = english.localizedString(forRegionCode: code) ?? code }
-        }
-        self.countryNames = names
     }
+
+    /// Country names in English (ICU), asked per lookup rather than for every group at load:
+    /// a process that finds one location pays for one name.
+    private static let english = Locale(identifier: "en_US")
 
     private static func cell(_ latitude: Double, _ longitude: Double) -> Int {
         let row = min(179, max(0, Int((latitude + 90).rounded(.down))))
@@ -184,6 +180,6 @@ public final class PlaceIndex: Sendable {
         let code = Self.string(strings, group.countryCode)
         func optional(_ offset: UInt32) -> String? { offset == 0 ? nil : Self.string(strings, offset) }
         return Place(name: Self.string(strings, entry.name), admin1: optional(group.admin1), admin2: optional(group.admin2),
-                     country: countryNames[code] ?? code, countryCode: code, distanceKm: (km * 1_000).rounded() / 1_000)
+                     country: Self.english.localizedString(forRegionCode: code) ?? code, countryCode: code, distanceKm: (km * 1_000).rounded() / 1_000)
     }
 }
