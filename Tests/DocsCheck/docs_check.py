@@ -1,0 +1,395 @@
+#!/usr/bin/env python3
+"""make docs-check / docs-lint: the README and docs/ checked against the code.
+
+Without --binary (docs-lint): README length and line limits, prose line length in docs/,
+relative links and #anchors, every source folder named in docs/architecture.md, every field
+of Schemas/manifest.v1.json named in docs/. With --binary: also every journal-media flag the
+pages mention exists in that binary's --help (per subcommand where a command line names one),
+and every flag of every subcommand is mentioned somewhere. With --swift-modules: every Swift
+block type-checks against the built modules (Tests/DocsCheck/prelude.swift supplies the names
+the examples assume). Prints one line per problem and exits 1 when there is any.
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.abspath(os.environ.get("DOCS_CHECK_ROOT") or os.path.join(os.path.dirname(__file__), "..", ".."))
+README_MAX_WORDS = 1500
+MAX_LINE = 300
+# Pages other branches add (linked from docs/README.md): a missing one is a note, not a failure.
+PENDING = os.path.join(os.path.dirname(__file__), "pending-pages.txt")
+# Flags of other programs that the pages mention in backticks.
+FOREIGN_FLAGS = {
+    "--enable-gpl", "--static-swift-stdlib", "--disable-sandbox", "--additional-symbol-graph-dir",
+    "--data-binary", "--scratch-path", "--filter", "--product", "--show-bin-path",
+    "--warnings-as-errors", "--experimental-dump-help", "--array", "--dependency", "--wrap",
+    "--cpus-per-task", "--mem", "--job-name",
+}
+SKIP_MARK = "<!-- docs-check: skip -->"
+
+problems = []
+notes = []
+
+
+def problem(where, message):
+    problems.append(f"{where}: {message}")
+
+
+def rel(path):
+    return os.path.relpath(path, ROOT)
+
+
+def pages():
+    out = [os.path.join(ROOT, "README.md")]
+    docs = os.path.join(ROOT, "docs")
+    for name in sorted(os.listdir(docs)):
+        if name.endswith(".md"):
+            out.append(os.path.join(docs, name))
+    return out
+
+
+def split_blocks(text):
+    """Yields (kind, first line number, lines, info) with kind 'prose' or 'code'."""
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        fence = re.match(r"^(\s*)(```+|~~~+)(.*)$", line)
+        if fence:
+            marker = fence.group(2)
+            info = fence.group(3).strip()
+            start = i
+            body = []
+            i += 1
+            while i < len(lines) and not lines[i].strip().startswith(marker):
+                body.append(lines[i])
+                i += 1
+            preceding = lines[start - 1].strip() if start > 0 else ""
+            preceding2 = lines[start - 2].strip() if start > 1 else ""
+            skip = SKIP_MARK in (preceding, preceding2)
+            yield ("code", start + 1, body, (info, skip))
+            i += 1
+            continue
+        start = i
+        body = []
+        while i < len(lines) and not re.match(r"^\s*(```+|~~~+)", lines[i]):
+            body.append(lines[i])
+            i += 1
+        yield ("prose", start + 1, body, None)
+
+
+def strip_inline_code(line):
+    return re.sub(r"`[^`]*`", "", line)
+
+
+def slug(heading):
+    """GitHub's anchor for a heading."""
+    text = heading.strip().lower()
+    text = re.sub(r"<[^>]+>", "", text)
+    text = re.sub(r"[^\w\- ]", "", text)  # drops punctuation and backticks; keeps letters, digits, _ and -
+    return text.replace(" ", "-")
+
+
+def anchors(path, cache={}):
+    if path not in cache:
+        found = set()
+        counts = {}
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        for kind, _, body, _ in split_blocks(text):
+            if kind != "prose":
+                continue
+            for line in body:
+                m = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+                if m:
+                    base = slug(m.group(1))
+                    n = counts.get(base, 0)
+                    counts[base] = n + 1
+                    found.add(base if n == 0 else f"{base}-{n}")
+        cache[path] = found
+    return cache[path]
+
+
+def check_lengths(path, text):
+    name = rel(path)
+    if name == "README.md":
+        words = len(text.split())
+        if words > README_MAX_WORDS:
+            problem(name, f"{words} words, over {README_MAX_WORDS}")
+        for n, line in enumerate(text.split("\n"), 1):
+            if len(line) > MAX_LINE:
+                problem(f"{name}:{n}", f"line of {len(line)} characters, over {MAX_LINE}")
+        return words
+    for kind, first, body, _ in split_blocks(text):
+        if kind != "prose":
+            continue
+        for offset, line in enumerate(body):
+            if len(line) > MAX_LINE and not line.lstrip().startswith("|"):
+                problem(f"{name}:{first + offset}", f"prose line of {len(line)} characters, over {MAX_LINE}")
+    return None
+
+
+def check_links(path, text, pending):
+    name = rel(path)
+    for kind, first, body, _ in split_blocks(text):
+        if kind != "prose":
+            continue
+        for offset, line in enumerate(body):
+            for m in re.finditer(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)", strip_inline_code(line)):
+                target = m.group(1)
+                if re.match(r"^[a-z][a-z0-9+.-]*:", target):
+                    continue  # http:, https:, mailto:
+                where = f"{name}:{first + offset}"
+                file_part, _, anchor = target.partition("#")
+                resolved = os.path.normpath(os.path.join(os.path.dirname(path), file_part)) if file_part else path
+                if not os.path.exists(resolved):
+                    if rel(resolved) in pending:
+                        notes.append(f"{where}: {target} is not here yet (pending-pages.txt: another branch adds it)")
+                    else:
+                        problem(where, f"link to {target}: no such file")
+                    continue
+                if anchor and resolved.endswith(".md") and anchor not in anchors(resolved):
+                    problem(where, f"link to {target}: no heading with anchor #{anchor} in {rel(resolved)}")
+
+
+def check_architecture():
+    page = os.path.join(ROOT, "docs", "architecture.md")
+    if not os.path.exists(page):
+        problem("docs/architecture.md", "missing")
+        return
+    with open(page, encoding="utf-8") as handle:
+        text = handle.read()
+    sources = os.path.join(ROOT, "Sources")
+    for dirpath, dirnames, _ in os.walk(sources):
+        depth = rel(dirpath).count(os.sep)
+        dirnames[:] = [d for d in dirnames if d != "include" and not d.endswith(".docc")]
+        if depth >= 3:
+            dirnames[:] = []
+        for d in dirnames:
+            if not re.search(r"(?<![\w])" + re.escape(d) + r"(?![\w])", text):
+                problem("docs/architecture.md", f"the source folder {rel(os.path.join(dirpath, d))} is not named")
+
+
+def check_manifest_fields():
+    schema = os.path.join(ROOT, "Schemas", "manifest.v1.json")
+    with open(schema, encoding="utf-8") as handle:
+        data = json.load(handle)
+    names = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            for key, value in node.get("properties", {}).items():
+                names.add(key)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    walk(data)
+    docs = ""
+    for path in pages():
+        with open(path, encoding="utf-8") as handle:
+            docs += handle.read()
+    for field in sorted(names):
+        if not re.search(r"`[^`]*\b" + re.escape(field) + r"\b[^`]*`", docs):
+            problem("docs/manifest.md", f"Schemas/manifest.v1.json field '{field}' is not documented")
+
+
+# --- flags -------------------------------------------------------------------------------
+
+def help_flags(binary):
+    dump = subprocess.run([binary, "--experimental-dump-help"], capture_output=True, text=True, check=True)
+    root = json.loads(dump.stdout)["command"]
+    commands = {}
+
+    def walk(command, path):
+        flags = set()
+        for argument in command.get("arguments", []):
+            for n in argument.get("names", []):
+                if n["kind"] == "long":
+                    flags.add("--" + n["name"])
+                else:
+                    flags.add("-" + n["name"])
+        commands[" ".join(path)] = flags
+        for sub in command.get("subcommands", []):
+            walk(sub, path + [sub["commandName"]])
+    walk(root, [])
+    commands.pop("help", None)
+    return commands
+
+
+def command_lines(body):
+    """Joins backslash continuations; yields the logical lines of a shell block."""
+    current = ""
+    for line in body:
+        stripped = re.sub(r"(^|\s)#.*$", "", line).rstrip()  # a shell comment
+        if stripped.endswith("\\"):
+            current += stripped[:-1] + " "
+            continue
+        yield current + stripped
+        current = ""
+    if current:
+        yield current
+
+
+def flags_in_command(words, commands):
+    """words after `journal-media`: returns (subcommand, flags)."""
+    path = []
+    for word in words:
+        candidate = " ".join(path + [word])
+        if candidate in commands and not word.startswith("-"):
+            path.append(word)
+        else:
+            break
+    flags = set()
+    for word in words:
+        if word in {"|", "&", ";", "&&", "||", ">", "<", "2>"}:
+            break
+        for m in re.finditer(r"(?<![\w-])(--?[a-zA-Z][a-zA-Z0-9-]*)", word):
+            token = m.group(1)
+            if token.startswith("--") or re.fullmatch(r"-[a-zA-Z]", token):
+                flags.add(token)
+    return " ".join(path), flags
+
+
+def check_flags(binary):
+    commands = help_flags(binary)
+    every = set().union(*commands.values())
+    subcommand_names = {c.split(" ")[0] for c in commands if c}
+    mentioned = set()
+    for path in pages():
+        name = rel(path)
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        for kind, first, body, info in split_blocks(text):
+            if kind == "code":
+                lang = info[0]
+                if lang not in ("sh", "bash", "shell", "console", ""):
+                    continue
+                for line in command_lines(body):
+                    for m in re.finditer(r"(?:^|[\s;|&(`'\"])journal-media((?:\s+[^\s;|&]+)*)", line):
+                        words = [w.strip("[]'\"") for w in m.group(1).split()]
+                        words = [w for w in words if w]
+                        sub, flags = flags_in_command(words, commands)
+                        known = commands.get(sub, set())
+                        for flag in flags:
+                            mentioned.add(flag)
+                            if flag not in known:
+                                problem(f"{name}:{first}", f"`journal-media {sub}` has no flag {flag} (not in its --help)")
+                continue
+            for offset, line in enumerate(body):
+                where = f"{name}:{first + offset}"
+                for span in re.findall(r"`([^`]+)`", line):
+                    words = span.split()
+                    if not words:
+                        continue
+                    if words[0] == "journal-media":
+                        words = words[1:]
+                    if words and (words[0] in subcommand_names) and len(words) > 1:
+                        sub, flags = flags_in_command(words, commands)
+                        for flag in flags:
+                            mentioned.add(flag)
+                            if flag not in commands.get(sub, set()):
+                                problem(where, f"`{span}`: {sub} has no flag {flag}")
+                        continue
+                    for token in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", span):
+                        if token in FOREIGN_FLAGS:
+                            continue
+                        mentioned.add(token)
+                        if not span.startswith("--"):
+                            continue
+                        if token not in every:
+                            problem(where, f"`{span}`: no journal-media subcommand has {token}")
+                # flags in plain prose (not in backticks) count as documented, are not checked
+                for token in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", strip_inline_code(line)):
+                    mentioned.add(token)
+    for command, flags in sorted(commands.items()):
+        for flag in sorted(flags):
+            if flag in {"--help", "-h", "-help", "--version"} or not flag.startswith("--"):
+                continue
+            if flag not in mentioned:
+                problem("docs", f"`journal-media {command} {flag}` is in --help but in no page of the README or docs/")
+
+
+# --- Swift blocks ----------------------------------------------------------------------------
+
+def module_flags(build):
+    """swiftc flags that find the built modules and the C modules they import."""
+    import glob
+    flags = ["-I", os.path.join(build, "Modules")]
+    maps = glob.glob(os.path.join(ROOT, "Sources", "C*", "module.modulemap"))
+    maps += glob.glob(os.path.join(build, "*.build", "module.modulemap"))
+    for path in sorted(maps):
+        flags += ["-Xcc", "-fmodule-map-file=" + path]
+    for include in glob.glob(os.path.join(ROOT, "Sources", "C*", "include")):
+        flags += ["-Xcc", "-I" + include]
+    cflags = subprocess.run(["pkg-config", "--cflags-only-I", "vips", "pangocairo", "libexif", "libxml-2.0",
+                             "lcms2", "zlib", "libcrypto"], capture_output=True, text=True).stdout.split()
+    for flag in cflags:
+        flags += ["-Xcc", flag]
+    return flags
+
+def check_swift(module_flags):
+    prelude = os.path.join(os.path.dirname(__file__), "prelude.swift")
+    with tempfile.TemporaryDirectory(prefix="docs-check-") as folder:
+        count = 0
+        catalog = os.path.join(ROOT, "Sources", "JournalMedia", "JournalMedia.docc")
+        articles = [os.path.join(catalog, n) for n in sorted(os.listdir(catalog)) if n.endswith(".md")] \
+            if os.path.isdir(catalog) else []
+        for path in pages() + articles:
+            name = rel(path)
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+            for kind, first, body, info in split_blocks(text):
+                if kind != "code" or info[0] != "swift" or info[1]:
+                    continue
+                count += 1
+                main = os.path.join(folder, f"block{count}", "main.swift")
+                os.makedirs(os.path.dirname(main))
+                with open(main, "w", encoding="utf-8") as handle:
+                    handle.write("import JournalMedia\nimport Foundation\n" + "\n".join(body) + "\n")
+                command = ["swiftc", "-typecheck", "-swift-version", "6", *module_flags, prelude, main]
+                run = subprocess.run(command, capture_output=True, text=True)
+                if run.returncode != 0:
+                    errors = [l for l in run.stderr.splitlines() if "error:" in l][:3]
+                    problem(f"{name}:{first}", "Swift block does not compile: " + " | ".join(
+                        e.replace(main, "block") for e in errors))
+        notes.append(f"{count} Swift blocks type-checked")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", help="journal-media to read --help from")
+    parser.add_argument("--swift-build", help="the debug build's folder (swift build --show-bin-path)")
+    args = parser.parse_args()
+    pending = set()
+    if os.path.exists(PENDING):
+        with open(PENDING, encoding="utf-8") as handle:
+            pending = {l.strip() for l in handle if l.strip() and not l.startswith("#")}
+    words = None
+    for path in pages():
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        words = check_lengths(path, text) or words
+        check_links(path, text, pending)
+    check_architecture()
+    check_manifest_fields()
+    if args.binary:
+        check_flags(args.binary)
+    if args.swift_build:
+        check_swift(module_flags(args.swift_build))
+    for note in notes:
+        print("docs-check: note: " + note)
+    for p in problems:
+        print("docs-check: " + p)
+    print(f"docs-check: README {words} words; {len(pages()) - 1} pages in docs/; {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
