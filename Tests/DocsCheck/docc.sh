@@ -10,7 +10,9 @@ DOCC=${DOCC:-$(command -v docc || echo "$(dirname "$(readlink -f "$(command -v "
 out=.build/docs
 rm -rf "$out/symbol-graphs" "$out/JournalMedia.doccarchive"
 mkdir -p "$out/symbol-graphs"
-log=$("$SWIFT" package dump-symbol-graph --minimum-access-level public 2>&1) || { echo "$log" >&2; exit 1; }
+# (It exits 1 because it cannot load the test modules, which it does not build; the library's
+# graph is what matters and is checked below.)
+log=$("$SWIFT" package dump-symbol-graph --minimum-access-level public 2>&1) || true
 graphs=$(echo "$log" | sed -n 's/^Files written to //p' | tail -1)
 [ -d "$graphs" ] || { echo "$log" >&2; echo "docs-check: no symbol graphs found" >&2; exit 1; }
 # The JournalMedia module's graph (and its extensions of other modules' types): one module per catalog.
