@@ -69,12 +69,13 @@ docs-lint:
 	python3 Tests/DocsCheck/docs_check.py
 
 # Opt-in: docs-lint, plus every journal-media flag the pages name checked against the debug
-# binary's --help (and every --help flag documented), every Swift example type-checked against
+# binary's --help (and every --help flag documented), the README's quick start run in a scratch
+# folder (the service on a free loopback port), every Swift example type-checked against
 # the debug build's modules, and the DocC catalog built by the toolchain's docc with warnings
 # as errors (Tests/DocsCheck/docc.sh; no swift-docc-plugin in Package.swift).
 docs-check: deps
 	$(SWIFT) build --product journal-media
-	bin=$$($(SWIFT) build --show-bin-path); python3 Tests/DocsCheck/docs_check.py --binary "$$bin/journal-media" --swift-build "$$bin"
+	bin=$$($(SWIFT) build --show-bin-path); python3 Tests/DocsCheck/docs_check.py --binary "$$bin/journal-media" --run --swift-build "$$bin"
 	Tests/DocsCheck/docc.sh
 
 bench-deps: deps

@@ -316,6 +316,57 @@ def check_flags(binary):
                 problem("docs", f"`journal-media {command} {flag}` is in --help but in no page of the README or docs/")
 
 
+# --- the README's quick start, run ------------------------------------------------------------
+
+def run_quick_start(binary):
+    """Runs the README's quick-start shell block in a scratch folder (Samples/ linked in, the
+    service on a free loopback port): every command must exit 0 or 1 (1: the samples include
+    broken files on purpose) and the service must answer the upload."""
+    import shutil
+    import socket
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    start = text.find("## Quick start")
+    block = None
+    if start >= 0:
+        for kind, first, body, info in split_blocks(text[start:]):
+            if kind == "code" and info[0] == "sh":
+                block = body
+                break
+    if block is None:
+        problem("README.md", "no sh block under '## Quick start'")
+        return
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    script = ["fail=0"]
+    for line in command_lines(block):
+        command = line.strip()
+        if not command or command.startswith("export PATH="):
+            continue
+        command = command.replace("8080", str(port))
+        if command.endswith("&"):
+            script.append(command)
+            script.append(f"for i in $(seq 100); do curl -s -o /dev/null http://127.0.0.1:{port}/healthz && break; sleep 0.2; done")
+            continue
+        quoted = shlex.quote(command)
+        script.append(f"( {command} ); s=$?; [ $s -le 1 ] || {{ echo \"docs-check: exit $s: \"{quoted} >&2; fail=1; }}")
+    script.append("kill %1 2>/dev/null; wait 2>/dev/null; exit $fail")
+    with tempfile.TemporaryDirectory(prefix="docs-quick-start-") as folder:
+        os.symlink(os.path.join(ROOT, "Samples"), os.path.join(folder, "Samples"))
+        env = dict(os.environ, PATH=os.path.dirname(os.path.abspath(binary)) + os.pathsep + os.environ["PATH"])
+        run = subprocess.run(["bash", "-c", "\n".join(script)], cwd=folder, env=env, capture_output=True,
+                             text=True, timeout=900)
+        for line in run.stderr.splitlines():
+            if line.startswith("docs-check: exit"):
+                problem("README.md quick start", line[len("docs-check: "):])
+        if run.returncode != 0 and not any(p.startswith("README.md quick start") for p in problems):
+            problem("README.md quick start", f"the block exited {run.returncode}: {run.stderr[-300:]}")
+        if '"asset"' not in run.stdout:
+            problem("README.md quick start", "the service did not answer the upload with an asset")
+        notes.append(f"README quick start ran ({len(script) - 2} commands)")
+
+
 # --- Swift blocks ----------------------------------------------------------------------------
 
 def module_flags(build):
@@ -365,6 +416,7 @@ def check_swift(module_flags):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", help="journal-media to read --help from")
+    parser.add_argument("--run", action="store_true", help="with --binary: run the README's quick start")
     parser.add_argument("--swift-build", help="the debug build's folder (swift build --show-bin-path)")
     args = parser.parse_args()
     pending = set()
@@ -381,6 +433,8 @@ def main():
     check_manifest_fields()
     if args.binary:
         check_flags(args.binary)
+        if args.run:
+            run_quick_start(args.binary)
     if args.swift_build:
         check_swift(module_flags(args.swift_build))
     for note in notes:
