@@ -31,6 +31,8 @@ FOREIGN_FLAGS = {
     "--cpus-per-task", "--mem", "--job-name",
 }
 SKIP_MARK = "<!-- docs-check: skip -->"
+RUN_MARK = "<!-- docs-check: run -->"          # before an sh block: run it (make docs-check)
+OUTPUT_MARK = "<!-- docs-check: output -->"    # before the block after it: lines its stdout must hold
 
 problems = []
 notes = []
@@ -72,7 +74,8 @@ def split_blocks(text):
             preceding = lines[start - 1].strip() if start > 0 else ""
             preceding2 = lines[start - 2].strip() if start > 1 else ""
             skip = SKIP_MARK in (preceding, preceding2)
-            yield ("code", start + 1, body, (info, skip))
+            marks = {m for m in (RUN_MARK, OUTPUT_MARK) if m in (preceding, preceding2)}
+            yield ("code", start + 1, body, (info, skip, marks))
             i += 1
             continue
         start = i
@@ -367,6 +370,51 @@ def run_quick_start(binary):
         notes.append(f"README quick start ran ({len(script) - 2} commands)")
 
 
+def same_line(expected, actual):
+    try:
+        return json.loads(expected) == json.loads(actual)
+    except ValueError:
+        return expected.strip() == actual.strip()
+
+
+def run_marked_blocks(binary):
+    """Runs every sh block marked RUN_MARK in docs/ (a scratch folder, Samples/ linked in);
+    each command must exit 0 or 1, and when the next block is marked OUTPUT_MARK, each of its
+    lines must be a line of the commands' stdout (JSON compared as values)."""
+    env = dict(os.environ, PATH=os.path.dirname(os.path.abspath(binary)) + os.pathsep + os.environ["PATH"])
+    ran = 0
+    for path in pages()[1:]:
+        name = rel(path)
+        with open(path, encoding="utf-8") as handle:
+            blocks = list(split_blocks(handle.read()))
+        codes = [b for b in blocks if b[0] == "code"]
+        for index, (_, first, body, info) in enumerate(codes):
+            if RUN_MARK not in info[2]:
+                continue
+            ran += 1
+            script = ["fail=0"]
+            for line in command_lines(body):
+                command = line.strip()
+                if not command:
+                    continue
+                quoted = shlex.quote(command)
+                script.append(f"( {command} ); s=$?; [ $s -le 1 ] || {{ echo \"docs-check: exit $s: \"{quoted} >&2; fail=1; }}")
+            script.append("exit $fail")
+            with tempfile.TemporaryDirectory(prefix="docs-run-") as folder:
+                os.symlink(os.path.join(ROOT, "Samples"), os.path.join(folder, "Samples"))
+                run = subprocess.run(["bash", "-c", "\n".join(script)], cwd=folder, env=env,
+                                     capture_output=True, text=True, timeout=600)
+            for line in run.stderr.splitlines():
+                if line.startswith("docs-check: exit"):
+                    problem(f"{name}:{first}", line[len("docs-check: "):])
+            if index + 1 < len(codes) and OUTPUT_MARK in codes[index + 1][3][2]:
+                printed = [l for l in run.stdout.splitlines() if l.strip()]
+                for expected in (l for l in codes[index + 1][2] if l.strip()):
+                    if not any(same_line(expected, actual) for actual in printed):
+                        problem(f"{name}:{codes[index + 1][1]}", "the commands above no longer print: " + expected[:160])
+    notes.append(f"{ran} marked shell blocks in docs/ ran")
+
+
 # --- Swift blocks ----------------------------------------------------------------------------
 
 def module_flags(build):
@@ -435,6 +483,7 @@ def main():
         check_flags(args.binary)
         if args.run:
             run_quick_start(args.binary)
+            run_marked_blocks(args.binary)
     if args.swift_build:
         check_swift(module_flags(args.swift_build))
     for note in notes:
