@@ -63,8 +63,8 @@ test: deps
 	$(SWIFT) test
 
 # The README's limits (1,500 words, lines of 300 characters), relative links and #anchors in
-# README.md and docs/, every source folder named in docs/architecture.md and every manifest
-# field in docs/ (Tests/DocsCheck/docs_check.py: python3, no build). CI runs its first two parts.
+# README.md and docs/, every source folder named in docs/architecture.md and every JSON Schema
+# field on its page (Tests/DocsCheck/docs_check.py: python3, no build). CI runs its first two parts.
 docs-lint:
 	python3 Tests/DocsCheck/docs_check.py
 

@@ -3,7 +3,7 @@
 
 Without --binary (docs-lint): README length and line limits, prose line length in docs/,
 relative links and #anchors, every source folder named in docs/architecture.md, every field
-of Schemas/manifest.v1.json named in docs/. With --binary: also every journal-media flag the
+of the JSON Schemas named on its page. With --binary: also every journal-media flag the
 pages mention exists in that binary's --help (per subcommand where a command line names one),
 and every flag of every subcommand is mentioned somewhere. With --swift-modules: every Swift
 block type-checks against the built modules (Tests/DocsCheck/prelude.swift supplies the names
@@ -178,29 +178,44 @@ def check_architecture():
                 problem("docs/architecture.md", f"the source folder {rel(os.path.join(dirpath, d))} is not named")
 
 
-def check_manifest_fields():
-    schema = os.path.join(ROOT, "Schemas", "manifest.v1.json")
-    with open(schema, encoding="utf-8") as handle:
-        data = json.load(handle)
-    names = set()
+# Each JSON Schema and the page that documents its fields (a field counts as documented when it
+# appears in backticks on that page).
+SCHEMA_PAGES = [
+    ("Schemas/manifest.v1.json", "docs/manifest.md",
+     ["docs/dates.md", "docs/notifications.md", "docs/live-photos.md", "docs/formats-and-limits.md"]),
+    ("Schemas/inspect-line.v1.json", "docs/dates.md", ["docs/manifest.md"]),
+    ("Schemas/color-line.v1.json", "docs/colors.md", []),
+    ("Schemas/suggestion-bundle.v1.json", "docs/suggestions.md", []),
+    ("Schemas/suggestion-output.v1.json", "docs/suggestions.md", ["docs/manifest.md"]),
+]
 
-    def walk(node):
-        if isinstance(node, dict):
-            for key, value in node.get("properties", {}).items():
-                names.add(key)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-    walk(data)
-    docs = ""
-    for path in pages():
+
+def check_schema_fields():
+    for schema, page, also in SCHEMA_PAGES:
+        path = os.path.join(ROOT, schema)
+        if not os.path.exists(path):
+            continue
         with open(path, encoding="utf-8") as handle:
-            docs += handle.read()
-    for field in sorted(names):
-        if not re.search(r"`[^`]*\b" + re.escape(field) + r"\b[^`]*`", docs):
-            problem("docs/manifest.md", f"Schemas/manifest.v1.json field '{field}' is not documented")
+            data = json.load(handle)
+        names = set()
+
+        def walk(node):
+            if isinstance(node, dict):
+                names.update(node.get("properties", {}).keys())
+                for value in node.values():
+                    walk(value)
+            elif isinstance(node, list):
+                for value in node:
+                    walk(value)
+        walk(data)
+        text = ""
+        for name in [page] + also:
+            if os.path.exists(os.path.join(ROOT, name)):
+                with open(os.path.join(ROOT, name), encoding="utf-8") as handle:
+                    text += handle.read()
+        for field in sorted(names):
+            if not re.search(r"`[^`]*\b" + re.escape(field) + r"\b[^`]*`", text):
+                problem(page, f"{schema} field '{field}' is not documented")
 
 
 # --- flags -------------------------------------------------------------------------------
@@ -481,7 +496,7 @@ def main():
         check_links(path, text, pending)
     if not args.limits_and_links:
         check_architecture()
-        check_manifest_fields()
+        check_schema_fields()
     if args.binary:
         check_flags(args.binary)
         if args.run:
