@@ -218,6 +218,23 @@ def check_schema_fields():
                 problem(page, f"{schema} field '{field}' is not documented")
 
 
+def check_routes():
+    """Every path of openapi.yaml is named somewhere in docs/ (service.md, or a page a later
+    route belongs to)."""
+    spec = os.path.join(ROOT, "openapi.yaml")
+    if not os.path.exists(spec):
+        return
+    with open(spec, encoding="utf-8") as handle:
+        routes = re.findall(r"^  (/[^:\s]*):\s*$", handle.read(), flags=re.M)
+    text = ""
+    for path in pages():
+        with open(path, encoding="utf-8") as handle:
+            text += handle.read()
+    for route in routes:
+        if route not in text:
+            problem("docs/service.md", f"the route {route} of openapi.yaml is in no page")
+
+
 # --- flags -------------------------------------------------------------------------------
 
 def help_flags(binary):
@@ -497,6 +514,7 @@ def main():
     if not args.limits_and_links:
         check_architecture()
         check_schema_fields()
+        check_routes()
     if args.binary:
         check_flags(args.binary)
         if args.run:
