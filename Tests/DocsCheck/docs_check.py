@@ -351,13 +351,35 @@ def check_flags(binary):
                 problem("docs", f"`journal-media {command} {flag}` is in --help but in no page of the README or docs/")
 
 
-# --- the README's quick start, run ------------------------------------------------------------
+# --- shell examples, run ----------------------------------------------------------------------
+
+def checked(command):
+    """A script line running `command` that reports an exit status above 1 on stderr."""
+    quoted = shlex.quote(command)
+    return f"( {command} ); s=$?; [ $s -le 1 ] || {{ echo \"docs-check: exit $s: \"{quoted} >&2; fail=1; }}"
+
+
+def run_script(lines, binary, where, timeout):
+    """Runs the script lines with bash in a scratch folder (Samples/ linked in, the binary's
+    folder first on PATH); each reported exit is a problem at `where`. Returns the run."""
+    env = dict(os.environ, PATH=os.path.dirname(os.path.abspath(binary)) + os.pathsep + os.environ["PATH"])
+    with tempfile.TemporaryDirectory(prefix="docs-run-") as folder:
+        os.symlink(os.path.join(ROOT, "Samples"), os.path.join(folder, "Samples"))
+        run = subprocess.run(["bash", "-c", "\n".join(["fail=0"] + lines + ["exit $fail"])], cwd=folder,
+                             env=env, capture_output=True, text=True, timeout=timeout)
+    reported = [l for l in run.stderr.splitlines() if l.startswith("docs-check: exit")]
+    for line in reported:
+        problem(where, line[len("docs-check: "):])
+    if run.returncode != 0 and not reported:
+        problem(where, f"the block exited {run.returncode}: {run.stderr[-300:]}")
+    return run
+
+
 
 def run_quick_start(binary):
     """Runs the README's quick-start shell block in a scratch folder (Samples/ linked in, the
     service on a free loopback port): every command must exit 0 or 1 (1: the samples include
     broken files on purpose) and the service must answer the upload."""
-    import shutil
     import socket
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
         text = handle.read()
@@ -374,7 +396,7 @@ def run_quick_start(binary):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    script = ["fail=0"]
+    script = []
     for line in command_lines(block):
         command = line.strip()
         if not command or command.startswith("export PATH="):
@@ -384,22 +406,12 @@ def run_quick_start(binary):
             script.append(command)
             script.append(f"for i in $(seq 100); do curl -s -o /dev/null http://127.0.0.1:{port}/healthz && break; sleep 0.2; done")
             continue
-        quoted = shlex.quote(command)
-        script.append(f"( {command} ); s=$?; [ $s -le 1 ] || {{ echo \"docs-check: exit $s: \"{quoted} >&2; fail=1; }}")
-    script.append("kill %1 2>/dev/null; wait 2>/dev/null; exit $fail")
-    with tempfile.TemporaryDirectory(prefix="docs-quick-start-") as folder:
-        os.symlink(os.path.join(ROOT, "Samples"), os.path.join(folder, "Samples"))
-        env = dict(os.environ, PATH=os.path.dirname(os.path.abspath(binary)) + os.pathsep + os.environ["PATH"])
-        run = subprocess.run(["bash", "-c", "\n".join(script)], cwd=folder, env=env, capture_output=True,
-                             text=True, timeout=900)
-        for line in run.stderr.splitlines():
-            if line.startswith("docs-check: exit"):
-                problem("README.md quick start", line[len("docs-check: "):])
-        if run.returncode != 0 and not any(p.startswith("README.md quick start") for p in problems):
-            problem("README.md quick start", f"the block exited {run.returncode}: {run.stderr[-300:]}")
-        if '"asset"' not in run.stdout:
-            problem("README.md quick start", "the service did not answer the upload with an asset")
-        notes.append(f"README quick start ran ({len(script) - 2} commands)")
+        script.append(checked(command))
+    script.append("kill %1 2>/dev/null; wait 2>/dev/null")
+    run = run_script(script, binary, "README.md quick start", 900)
+    if '"asset"' not in run.stdout:
+        problem("README.md quick start", "the service did not answer the upload with an asset")
+    notes.append(f"README quick start ran ({len(script) - 1} commands)")
 
 
 def same_line(expected, actual):
@@ -413,7 +425,6 @@ def run_marked_blocks(binary):
     """Runs every sh block marked RUN_MARK in docs/ (a scratch folder, Samples/ linked in);
     each command must exit 0 or 1, and when the next block is marked OUTPUT_MARK, each of its
     lines must be a line of the commands' stdout (JSON compared as values)."""
-    env = dict(os.environ, PATH=os.path.dirname(os.path.abspath(binary)) + os.pathsep + os.environ["PATH"])
     ran = 0
     for path in pages()[1:]:
         name = rel(path)
@@ -424,21 +435,8 @@ def run_marked_blocks(binary):
             if RUN_MARK not in info[2]:
                 continue
             ran += 1
-            script = ["fail=0"]
-            for line in command_lines(body):
-                command = line.strip()
-                if not command:
-                    continue
-                quoted = shlex.quote(command)
-                script.append(f"( {command} ); s=$?; [ $s -le 1 ] || {{ echo \"docs-check: exit $s: \"{quoted} >&2; fail=1; }}")
-            script.append("exit $fail")
-            with tempfile.TemporaryDirectory(prefix="docs-run-") as folder:
-                os.symlink(os.path.join(ROOT, "Samples"), os.path.join(folder, "Samples"))
-                run = subprocess.run(["bash", "-c", "\n".join(script)], cwd=folder, env=env,
-                                     capture_output=True, text=True, timeout=600)
-            for line in run.stderr.splitlines():
-                if line.startswith("docs-check: exit"):
-                    problem(f"{name}:{first}", line[len("docs-check: "):])
+            script = [checked(line.strip()) for line in command_lines(body) if line.strip()]
+            run = run_script(script, binary, f"{name}:{first}", 600)
             if index + 1 < len(codes) and OUTPUT_MARK in codes[index + 1][3][2]:
                 printed = [l for l in run.stdout.splitlines() if l.strip()]
                 for expected in (l for l in codes[index + 1][2] if l.strip()):
