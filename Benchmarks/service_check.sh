@@ -28,7 +28,7 @@ trap 'kill $SERVER 2>/dev/null || true; rm -f "$LOG"' EXIT
 for _ in $(seq 1 100); do grep -q "listening on" "$LOG" && break; sleep 0.1; done
 URL="$(grep -o 'http://[0-9.:]*' "$LOG" | head -1)"
 echo "service-check: server at $URL"
-"$VENV/bin/st" run openapi.yaml --url "$URL" \
+"$VENV/bin/st" --config-file Benchmarks/schemathesis.toml run openapi.yaml --url "$URL" \
   --checks all \
   --max-examples "$MAX_EXAMPLES" --workers 2 --no-color --request-timeout 120
 "$VENV/bin/python" Benchmarks/service_multipart_check.py "$URL"
