@@ -1,4 +1,5 @@
 import Foundation
+import JournalMedia
 import Logging
 import Synchronization
 
@@ -60,24 +61,8 @@ public struct ServeLogHandler: LogHandler {
         }
     }
 
-    /// `text` as a JSON string literal.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// `text` as a JSON string literal (the toolkit's one JSON escaper).
+    static func jsonString(_ text: String) -> String { JSONText.quoted(text) }
 
     /// `text` bare when it is one plain token, else quoted as JSON quotes it.
     static func logfmtValue(_ text: String) -> String {
