@@ -8,7 +8,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the toolkit over HTTP (the contract: GET /openapi.yaml).",
         discussion: """
-            Every route but GET /healthz, /readyz and /metrics needs the bearer token when \
+            Every route but GET /healthz, /readyz, /metrics and /openapi.yaml needs the bearer token when \
             --token-file is given; a path not spelled exactly as a route (//, a trailing /, \
             . or .., %-escapes) is 400. Uploads are admitted before their body is read: 503 + \
             Retry-After when --max-concurrent-assets + --max-queued uploads are in progress or \
