@@ -164,6 +164,7 @@ install: dist
 	install -D -m 0644 dist/completions/journal-media.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/journal-media.fish
 	for f in Schemas/*.json; do install -D -m 0644 $$f $(DESTDIR)$(PREFIX)/share/journal-media/schemas/$$(basename $$f); done
 	install -D -m 0644 dist/places.bin $(DESTDIR)$(PREFIX)/share/journal-media/places.bin
+	install -D -m 0644 openapi.yaml $(DESTDIR)$(PREFIX)/share/journal-media/openapi.yaml
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/journal-media $(DESTDIR)$(PREFIX)/share/man/man1/journal-media.1 \

@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // Already under Hummingbird; named for the server's spans (Tracing API, no back end).
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.3.0"),
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; `make deps` installs the providers.
@@ -129,12 +131,15 @@ let package = Package(
                            "CCrypto", .product(name: "Logging", package: "swift-log"),
                            .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // The service contract (openapi.yaml) embedded at build time with #embed, for GET /openapi.yaml.
+        // Written here; server only.
+        .target(name: "COpenAPISpec", path: "Sources/COpenAPISpec"),
         // `journal-media serve`: the HTTP service (Hummingbird 2, service-lifecycle, Prometheus).
         // Its own target, so the library targets never build SwiftNIO.
         .target(
             name: "JournalMediaServer",
             dependencies: [
-                "JournalMedia",
+                "JournalMedia", "COpenAPISpec",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -144,6 +149,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
@@ -188,6 +196,8 @@ let package = Package(
                            .product(name: "Metrics", package: "swift-metrics"),
                            .product(name: "MetricsTestKit", package: "swift-metrics"),
                            .product(name: "Prometheus", package: "swift-prometheus"),
+                           // The OTLP collector stand-in of ServerOperationsTests.
+                           .product(name: "Hummingbird", package: "hummingbird"),
                            "JournalMediaServer"],
             resources: [],
             swiftSettings: [.swiftLanguageMode(.v6)]),

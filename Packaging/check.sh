@@ -7,7 +7,8 @@
 #     Hummingbird;
 #   - the systemd unit: `systemd-analyze verify` (with the unpacked binary and man page) prints
 #     nothing, and the packaged serve.json is accepted by the unpacked binary (serve starts on a
-#     free loopback port, then is stopped);
+#     free loopback port, then is stopped); /usr/share/journal-media/openapi.yaml is installed and
+#     is what GET /openapi.yaml answers;
 #   - lintian: no errors (warnings are printed).
 # A few seconds (lintian ~20 s). Needs mandoc, lintian and systemd (the Makefile installs them).
 set -euo pipefail
@@ -63,6 +64,13 @@ server=$!
 for _ in $(seq 100); do grep -q '^listening on' "$root/serve.log" && break; kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
 grep -q '^listening on http://127.0.0.1:' "$root/serve.log" || fail "serve --config serve.json did not start:
 $(cat "$root/serve.log")"
+# The contract: installed, and the same bytes the running binary serves.
+spec=$root/pkg/usr/share/journal-media/openapi.yaml
+[ -f "$spec" ] || fail "the package does not install /usr/share/journal-media/openapi.yaml"
+address=$(sed -n 's#^listening on \(http://[0-9.:]*\).*#\1#p' "$root/serve.log" | head -1)
+python3 -c 'import sys, urllib.request; sys.stdout.buffer.write(urllib.request.urlopen(sys.argv[1]).read())' \
+  "$address/openapi.yaml" | cmp -s - "$spec" || fail "GET /openapi.yaml differs from the installed openapi.yaml"
+echo "package-check: /usr/share/journal-media/openapi.yaml installed and served at GET /openapi.yaml"
 kill "$server"; wait "$server" 2>/dev/null || true; server=
 echo "package-check: serve --config /etc/journal-media/serve.json starts ($(grep '^listening' "$root/serve.log"))"
 

@@ -6,7 +6,8 @@
 # opens with dlopen (CLibavLoader), is added from its packages' shlibs files, and the Noto
 # fonts the cards are drawn with by name. libvips is pinned to 8.14 (below). The copyright
 # file is made by Packaging/copyright.sh from the release link's object list; the systemd unit
-# and /etc/journal-media/serve.json (a conffile) come from Packaging/.
+# and /etc/journal-media/serve.json (a conffile) come from Packaging/; openapi.yaml goes to
+# /usr/share/journal-media/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The project's own role address (README, "Contact") and, when it has one, its home page.
@@ -38,6 +39,8 @@ install -D -m 0644 "$root/copyright" "$pkg/usr/share/doc/journal-media/copyright
 install -D -m 0644 Packaging/journal-media.service "$pkg/usr/lib/systemd/system/journal-media.service"
 install -D -m 0644 Packaging/serve.json "$pkg/etc/journal-media/serve.json"
 install -D -m 0644 dist/places.bin "$pkg/usr/share/journal-media/places.bin"
+# The service contract (also served at GET /openapi.yaml, embedded in the binary).
+install -D -m 0644 openapi.yaml "$pkg/usr/share/journal-media/openapi.yaml"
 install -D -m 0644 CHANGELOG.md "$pkg/usr/share/doc/journal-media/CHANGELOG.md"
 # Debian's changelog (a native package: one entry for this version, pointing at CHANGELOG.md).
 {

@@ -56,6 +56,7 @@ struct AssetRoutes: Sendable {
         }
         var result = await processor.process(data: upload.bytes, filename: upload.filename,
                                              deadlineSeconds: configuration.deadlineSeconds)
+        StageSpans.record(result)
         if let error = result.error {
             throw ProblemResponse(asset: error, retryAfter: Self.retryAfterSeconds)
         }

@@ -10,7 +10,7 @@ import Hummingbird
 ///    nothing that is not written exactly as a route may reach one.
 /// 2. With a token configured (`--token-file`), every request needs
 ///    `Authorization: Bearer <token>` (401 otherwise) unless the route the router matched is
-///    one of `publicRoutes` (health, readiness, metrics). The decision uses the matched
+///    one of `publicRoutes` (health, readiness, metrics, the spec). The decision uses the matched
 ///    route, not the request's spelling, and denies by default: a new route, an unmatched
 ///    path, a wrong method or a case variant (`/V1/assets`, `/HEALTHZ`) needs the token.
 ///    The comparison takes the same time whatever the given value is (its length included).
@@ -21,7 +21,7 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: String?
 
     /// Routes answered without a token (exact matched paths; GET only, as routed).
-    static var publicRoutes: Set<String> { ["/healthz", "/readyz", "/metrics"] }
+    static var publicRoutes: Set<String> { ["/healthz", "/readyz", "/metrics", OpenAPIRoute.path] }
 
     func handle(_ request: Request, context: Context,
                 next: (Request, Context) async throws -> Response) async throws -> Response {

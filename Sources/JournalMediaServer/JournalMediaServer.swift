@@ -14,8 +14,9 @@ import UnixSignals
 /// idle and body time limits and a connection cap on every connection
 /// (`ConnectionTimeouts`), and a graceful shutdown on SIGTERM/SIGINT (readiness off,
 /// listener closed, in-flight requests finished within the grace period, then every
-/// connection closed, exit 0). The contract is
-/// `openapi.yaml` at the package root.
+/// connection closed, exit 0); every request observed outside the router (request id, access
+/// log, metrics, spans, 404/405 problems: `ObservedResponder`). The contract is
+/// `openapi.yaml` at the package root, served at `GET /openapi.yaml`.
 ///
 /// Made once per process by the CLI (or a test); costs the event loop threads NIO starts
 /// plus the executor's N asset slots.
@@ -26,6 +27,7 @@ public struct JournalMediaServer: Sendable {
     let executor: AssetExecutor
     let admission: UploadAdmission
     let logger: Logger
+    let observability: ServerObservability
 
     /// Builds the server; `registry` receives the library's and the routes' metrics when the
     /// caller bootstrapped `MetricsSystem` with it (`bootstrapMetrics()` does).
@@ -38,6 +40,7 @@ public struct JournalMediaServer: Sendable {
                                  maxQueued: configuration.maxQueued, label: "serve")
         admission = UploadAdmission(budgetBytes: configuration.effectiveBodyBudgetBytes,
                                     maxUploads: configuration.maxConcurrentAssets + configuration.maxQueued)
+        observability = ServerObservability(configuration: configuration, registry: registry, executor: executor, logger: logger)
     }
 
     /// Bootstraps swift-metrics with a Prometheus registry (once per process) and returns it.
@@ -54,7 +57,6 @@ public struct JournalMediaServer: Sendable {
 
     func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: MetricsMiddleware())
         router.add(middleware: BearerTokenMiddleware(token: configuration.token))
         var processors: [String: AssetProcessor] = [:]
         for (name, renditions) in configuration.presets {
@@ -65,7 +67,8 @@ public struct JournalMediaServer: Sendable {
         }
         AssetRoutes(configuration: configuration, processors: processors, admission: admission).add(to: router)
         SuggestionRoutes(configuration: configuration, executor: executor, admission: admission).add(to: router)
-        UtilityRoutes(configuration: configuration, state: state, registry: registry, admission: admission).add(to: router)
+        UtilityRoutes(configuration: configuration, state: state, metrics: observability, admission: admission).add(to: router)
+        OpenAPIRoute().add(to: router)
         return router
     }
 
@@ -77,7 +80,7 @@ public struct JournalMediaServer: Sendable {
         let connections = OpenConnections(limit: configuration.connectionLimit)
         let limits = configuration.connectionTimeouts
         let app = Application(
-            router: router(),
+            responder: observability.responder(router()),
             server: .http1(configuration: .init(additionalChannelHandlers: [
                 ConnectionTimeouts(limits: limits, connections: connections),
             ])),
@@ -87,8 +90,10 @@ public struct JournalMediaServer: Sendable {
             logger: logger)
         // Shut down in reverse order: the grace-period bound first, then the drain marker, then
         // the HTTP server.
+        // The span exporter first, so it stops last and sends the final requests' spans.
+        let exporter: [ServiceGroupConfiguration.ServiceConfiguration] = observability.exporter.map { [.init(service: $0)] } ?? []
         var group = ServiceGroupConfiguration(
-            services: [.init(service: app),
+            services: exporter + [.init(service: app),
                        .init(service: DrainOnShutdown(state: state, drainDelaySeconds: configuration.drainDelaySeconds,
                                                       logger: logger)),
                        .init(service: CloseAtGraceEnd(connections: connections,

@@ -49,6 +49,13 @@ public struct ServeConfiguration: Sendable, Equatable {
     /// Answer where assets were made (`location`); config key `"location": false` or
     /// `serve --no-location` turns it off for every route (assets and inspect; suggestion outputs carry none).
     public var includeLocation = true
+    /// Log lines (the access log included) as logfmt-like text or JSON objects, on stderr.
+    public var logFormat = ServeLogHandler.Format.text
+    /// An OpenTelemetry collector's OTLP/HTTP base URL (`http://127.0.0.1:4318`): a span per
+    /// request and per pipeline stage is sent to `<url>/v1/traces` as JSON; nil: no tracing.
+    public var otlpEndpoint: URL?
+    /// Seconds between two span exports.
+    public var otlpExportIntervalSeconds = 2.0
 
     public init() {}
 
@@ -89,20 +96,26 @@ public struct ServeConfiguration: Sendable, Equatable {
 
     /// `JM_HOST`, `JM_PORT`, `JM_MAX_BODY_BYTES`, `JM_BODY_BUDGET_BYTES`, `JM_MAX_PIXELS`,
     /// `JM_DEADLINE_SECONDS`, `JM_MAX_CONCURRENT_ASSETS`, `JM_MAX_QUEUED`, `JM_MAX_PARTS`,
-    /// `JM_OUTPUT_DIR`, `JM_TOKEN_FILE`, and the connection limits `JM_HEADER_TIMEOUT_SECONDS`,
+    /// `JM_OUTPUT_DIR`, `JM_TOKEN_FILE`, `JM_LOG_FORMAT`, `JM_OTLP_ENDPOINT`, and the connection limits `JM_HEADER_TIMEOUT_SECONDS`,
     /// `JM_IDLE_TIMEOUT_SECONDS`, `JM_BODY_TIMEOUT_SECONDS`, `JM_MAX_CONNECTIONS`, `JM_GRACE_PERIOD_SECONDS`.
     public mutating func apply(environment: [String: String]) throws(Problem) {
         var keys: [String: String] = ["JM_HOST": "host", "JM_PORT": "port", "JM_MAX_BODY_BYTES": "maxBodyBytes",
                     "JM_BODY_BUDGET_BYTES": "bodyBudgetBytes",
                     "JM_MAX_PIXELS": "maxPixels", "JM_DEADLINE_SECONDS": "deadlineSeconds",
                     "JM_MAX_CONCURRENT_ASSETS": "maxConcurrentAssets", "JM_MAX_QUEUED": "maxQueued",
-                    "JM_MAX_PARTS": "maxParts", "JM_OUTPUT_DIR": "outputDir", "JM_TOKEN_FILE": "tokenFile"]
+                    "JM_MAX_PARTS": "maxParts", "JM_OUTPUT_DIR": "outputDir", "JM_TOKEN_FILE": "tokenFile",
+                    "JM_LOG_FORMAT": "logFormat", "JM_OTLP_ENDPOINT": "otlpEndpoint"]
         keys.merge(Self.connectionLimitVariables) { $1 }
         for (variable, key) in keys.sorted(by: { $0.key < $1.key }) {
             guard let text = environment[variable] else { continue }
-            let value: Any = ["host", "tokenFile", "outputDir"].contains(key) ? text : (Double(text) ?? text)
+            let value: Any = ["host", "tokenFile", "outputDir", "logFormat", "otlpEndpoint"].contains(key) ? text : (Double(text) ?? text)
             try apply(key: key, value: value, from: variable)
         }
+    }
+
+    /// One text setting given on the command line (`flag`), checked as the config key `key`.
+    public mutating func apply(option key: String, _ value: String, flag: String) throws(Problem) {
+        try apply(key: key, value: value, from: flag)
     }
 
     private mutating func apply(key: String, value: Any, from origin: String) throws(Problem) {
@@ -147,6 +160,17 @@ public struct ServeConfiguration: Sendable, Equatable {
         case "outputDir":
             guard let path = value as? String, !path.isEmpty else { throw Problem(description: "\(origin): outputDir must be a path") }
             outputFolder = URL(fileURLWithPath: path)
+        case "logFormat":
+            guard let text = value as? String, let format = ServeLogHandler.Format(rawValue: text) else {
+                throw Problem(description: "\(origin): logFormat must be text or json")
+            }
+            logFormat = format
+        case "otlpEndpoint":
+            guard let text = value as? String, let url = URL(string: text), OTLPExporter.Target(endpoint: url) != nil else {
+                throw Problem(description: "\(origin): otlpEndpoint must be an http:// URL (an OTLP/HTTP collector)")
+            }
+            otlpEndpoint = url
+        case "otlpExportIntervalSeconds": otlpExportIntervalSeconds = try number(0.01)
         case "tokenFile":
             guard let path = value as? String else { throw Problem(description: "\(origin): tokenFile must be a path") }
             try readToken(path)

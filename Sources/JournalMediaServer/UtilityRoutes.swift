@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import JournalMedia
-import Prometheus
 
 /// The small routes: `GET /v1/color?background=#0A84FF[&base=#FFFFFF]` (the `color`
 /// command's answer), `POST /v1/dates` (the first bytes of a file, with `X-Filename`: its
@@ -12,7 +11,7 @@ import Prometheus
 struct UtilityRoutes: Sendable {
     let configuration: ServeConfiguration
     let state: ServerState
-    let registry: PrometheusCollectorRegistry
+    let metrics: ServerObservability
     let admission: UploadAdmission
 
     /// What `/v1/dates` reads at most: metadata sits in the first bytes of a file.
@@ -25,7 +24,7 @@ struct UtilityRoutes: Sendable {
                 : Response.text("ready\n")
         }
         router.get("/metrics") { _, _ in
-            Response.text(registry.emitToString(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+            Response.text(metrics.exposition(), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
         router.get("/v1/color") { request, _ in
             do {
@@ -59,6 +58,9 @@ struct UtilityRoutes: Sendable {
             throw ProblemResponse(.badRequest, "background is required, e.g. ?background=%230A84FF", reason: "invalidInput")
         }
         let baseText = request.uri.queryParameters["base"].map(String.init) ?? "#FFFFFF"
+        for (name, value) in [("background", text), ("base", baseText)] where !isColorText(value) {
+            throw ProblemResponse(.badRequest, "\(name): not a colour (#RGB, #RRGGBB, #RRGGBBAA or R,G,B)", reason: "invalidInput")
+        }
         let base: RGBColor, background: RGBColor
         do {
             base = try RGBColor.parse(baseText)

@@ -6,9 +6,9 @@ import Logging
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the toolkit over HTTP (see openapi.yaml).",
+        abstract: "Serve the toolkit over HTTP (the contract: GET /openapi.yaml).",
         discussion: """
-            Every route but GET /healthz, /readyz and /metrics needs the bearer token when \
+            Every route but GET /healthz, /readyz, /metrics and /openapi.yaml needs the bearer token when \
             --token-file is given; a path not spelled exactly as a route (//, a trailing /, \
             . or .., %-escapes) is 400. Uploads are admitted before their body is read: 503 + \
             Retry-After when --max-concurrent-assets + --max-queued uploads are in progress or \
@@ -18,8 +18,17 @@ struct ServeCommand: AsyncParsableCommand {
             multipart/form-data with a "file" part and an optional "preset" field; ?preset=NAME), \
             POST /v1/suggestions (multipart/form-data: a "bundle" part holding suggestion.json \
             and one part per referenced file, named by its bundle path), GET /v1/color, \
-            POST /v1/dates, GET /healthz, GET /readyz, GET /metrics (Prometheus text). Errors \
-            are application/problem+json.
+            POST /v1/dates, GET /healthz, GET /readyz, GET /metrics (Prometheus text), \
+            GET /openapi.yaml (the OpenAPI contract this binary was built with; the .deb also \
+            installs it as /usr/share/journal-media/openapi.yaml). Errors are \
+            application/problem+json; a known path with another method is 405 with Allow.
+
+            Operations: one access-log line per request on stderr (method, route pattern, \
+            status, bytes, duration, request id; --log-format json for JSON lines); \
+            X-Request-Id is kept when valid (1-128 of A-Z a-z 0-9 -_.:+/=@) or made, and \
+            returned; --otlp-endpoint sends a span per request and per pipeline stage to an \
+            OpenTelemetry collector (OTLP/HTTP JSON; off by default). Details: \
+            docs/operations.md.
 
             Answers: JSON with the renditions base64-encoded (the default), or multipart/mixed \
             (the JSON part, then one part per file) when Accept asks for it; 406 when Accept \
@@ -35,7 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
             JM_PORT, JM_MAX_BODY_BYTES, JM_BODY_BUDGET_BYTES, JM_MAX_PIXELS, JM_DEADLINE_SECONDS, \
             JM_MAX_CONCURRENT_ASSETS, JM_MAX_QUEUED, JM_MAX_PARTS, JM_OUTPUT_DIR, JM_TOKEN_FILE, \
             JM_HEADER_TIMEOUT_SECONDS, JM_IDLE_TIMEOUT_SECONDS, JM_BODY_TIMEOUT_SECONDS, \
-            JM_MAX_CONNECTIONS, JM_GRACE_PERIOD_SECONDS), then these flags.
+            JM_MAX_CONNECTIONS, JM_GRACE_PERIOD_SECONDS, JM_LOG_FORMAT, JM_OTLP_ENDPOINT), then \
+            these flags.
 
             Every connection has a header, an idle and a body time limit and counts against \
             --max-connections; the descriptor limit's soft value is raised to the hard one at \
@@ -73,6 +83,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Answer no location or place (null) for any asset (config key \"location\": false).")
     var noLocation = false
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (default info).") var logLevel: String?
+    @Option(help: "Log lines as text (logfmt-like key=value, the default) or json (one object per line).")
+    var logFormat: String?
+    @Option(help: ArgumentHelp("Send spans to this OTLP/HTTP collector (http://host:4318; off by default).", valueName: "url"))
+    var otlpEndpoint: String?
 
     func run() async throws {
         var settings = ServeConfiguration()
@@ -102,15 +116,18 @@ struct ServeCommand: AsyncParsableCommand {
         if let value = idleTimeout { settings.idleTimeoutSeconds = max(0.001, value) }
         if let value = bodyTimeout { settings.bodyTimeoutSeconds = max(0.001, value) }
         if let value = maxConnections { settings.maxConnections = max(1, value) }
+        do {
+            if let value = logFormat { try settings.apply(option: "logFormat", value, flag: "--log-format") }
+            if let value = otlpEndpoint { try settings.apply(option: "otlpEndpoint", value, flag: "--otlp-endpoint") }
+        } catch {
+            throw ValidationError(error.description)
+        }
         let level = logLevel.flatMap { Logger.Level(rawValue: $0) } ?? .info
         if logLevel != nil && Logger.Level(rawValue: logLevel ?? "") == nil {
             throw ValidationError("--log-level: one of trace, debug, info, notice, warning, error, critical")
         }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let format = settings.logFormat
+        LoggingSystem.bootstrap { label in ServeLogHandler(label: label, format: format, level: level) }
         do { try settings.prepareOutputFolder() } catch { throw ValidationError(error.description) }
         let registry = JournalMediaServer.bootstrapMetrics()
         let server = JournalMediaServer(configuration: settings, registry: registry)
