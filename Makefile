@@ -14,7 +14,7 @@ OCR_APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
-.PHONY: deps build release run test docs-lint docs-check bench bench-deps conformance schema-check fuzz asan card-pictures card-ocr dist deb package-check deb-check install uninstall service-check clean
+.PHONY: deps build release run test docs-lint docs-check example bench bench-deps conformance schema-check fuzz asan card-pictures card-ocr dist deb package-check deb-check install uninstall service-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
 define apt_install
@@ -60,6 +60,7 @@ run: release
 
 test: deps
 	$(call apt_install,$(TEST_APT_PACKAGES))
+	cc -fsyntax-only -Wall $$(pkg-config --cflags pangocairo) Tests/HeaderChecks/pango_shim_check.c
 	$(SWIFT) test
 
 # The README's limits (1,500 words, lines of 300 characters), relative links and #anchors in
@@ -77,6 +78,16 @@ docs-check: deps
 	$(SWIFT) build --product journal-media
 	bin=$$($(SWIFT) build --show-bin-path); python3 Tests/DocsCheck/docs_check.py --binary "$$bin/journal-media" --run --swift-build "$$bin"
 	Tests/DocsCheck/docc.sh
+
+# Opt-in (not in `make test`): Examples/Consumer, a package that depends on this one by path
+# and uses only the public API (bytes → thumbnail, date, colour; a bundle's cards in memory),
+# built in its own .build and run on the samples; fails on any warning this package prints.
+example: deps
+	cd Examples/Consumer && { $(SWIFT) build > /tmp/journal-media-example-build.log 2>&1; status=$$?; \
+	  cat /tmp/journal-media-example-build.log; exit $$status; }
+	@! grep "warning:" /tmp/journal-media-example-build.log | grep -v "/Examples/Consumer/.build/checkouts/\|warning: 'swift-" \
+	  || { echo "make example: the consumer's build printed the warnings above"; exit 1; }
+	cd Examples/Consumer && $(SWIFT) run Consumer
 
 bench-deps: deps
 	$(call apt_install,$(BENCH_APT_PACKAGES) libimage-exiftool-perl)

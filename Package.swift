@@ -26,8 +26,11 @@ let package = Package(
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; `make deps` installs the providers.
+        // libvips' headers lie on the default path; its pkg-config name would also bring GModule's
+        // `-pthread`, which SwiftPM drops with a warning in every consumer's build: GObject's gives
+        // GLib's include folders, and the module map links libvips.
         .systemLibrary(
-            name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
+            name: "CVips", path: "Sources/CVips", pkgConfig: "gobject-2.0",
             providers: [.apt(["libvips-dev"])]),
         // LittleCMS 2, already in the process through libvips (libvips-dev depends on liblcms2-dev).
         .systemLibrary(
@@ -44,9 +47,10 @@ let package = Package(
         // start-up). Written here; video only.
         .target(name: "CLibavLoader", path: "Sources/CLibavLoader", linkerSettings: [.linkedLibrary("dl")]),
         // Pango, for the card renderer's text measurement (line fitting, ellipsis, unknown-glyph
-        // count); libvips' `text` draws the pixels with the same Pango. Imaging only.
+        // count); libvips' `text` draws the pixels with the same Pango. Imaging only. The shim
+        // declares the calls itself (Pango's pkg-config names bring `-pthread`, as libvips').
         .systemLibrary(
-            name: "CPango", path: "Sources/CPango", pkgConfig: "pangocairo",
+            name: "CPango", path: "Sources/CPango", pkgConfig: "gobject-2.0",
             providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(
             name: "CExif", path: "Sources/CExif", pkgConfig: "libexif",

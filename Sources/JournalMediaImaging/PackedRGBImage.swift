@@ -22,3 +22,18 @@ extension VipsImageHandle {
         return try tag.outputImage()
     }
 }
+
+extension DecodedImage {
+    /// An image of tightly packed 8-bit sRGB pixels (`width * 3` bytes per row, top row
+    /// first), for a `FileSource` or `ImageSource` written outside the toolkit to hand to the
+    /// rendition step. Costs one copy of the pixels; throws an error naming `file` (stage
+    /// `decode`) when the count is not `width * height * 3`.
+    public static func packedRGB(_ pixels: [UInt8], width: Int, height: Int, file: String) throws(AssetError) -> DecodedImage {
+        do throws(VipsError) {
+            return DecodedImage(image: try VipsImageHandle.copyingPackedRGB(pixels, width: width, height: height),
+                                hasRealTransparency: false)
+        } catch {
+            throw AssetError(file: file, stage: .decode, message: error.message)
+        }
+    }
+}

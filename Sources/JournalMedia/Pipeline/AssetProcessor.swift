@@ -6,7 +6,7 @@ import JournalMediaMetadata
 import JournalMediaVideo
 
 /// Turns one asset into an `AssetResult`: probe (one open, one sniff, one metadata walk),
-/// load and digest through the same descriptor, the source for its kind (`SourceRegistry`)
+/// load and digest through the same descriptor, the source for its kind (`sources`)
 /// decodes once at the size the largest rendition needs, then the shared `RenditionStep`.
 /// Nothing is written to disk; `Batch` does that.
 ///
@@ -25,12 +25,15 @@ public struct AssetProcessor: Sendable {
     public let executor: AssetExecutor
     /// Receives a `debug` line per asset and `trace` stage timings (`AssetTelemetry`).
     public let logger: Logger
+    /// The kinds of input file it reads (`SourceRegistry.builtIn` plus any registered).
+    public let sources: SourceRegistry
 
     public init(options: ProcessingOptions = ProcessingOptions(), executor: AssetExecutor = .shared,
-                logger: Logger = Logger(label: "JournalMedia")) {
+                logger: Logger = Logger(label: "JournalMedia"), sources: SourceRegistry = .builtIn) {
         self.options = options
         self.executor = executor
         self.logger = logger
+        self.sources = sources
     }
 
     /// Processes the file at `url`. Never throws: failures are in the result's `error`.
@@ -128,10 +131,15 @@ public struct AssetProcessor: Sendable {
     private func decodeAndRender(_ probe: ProbedAsset, content: SourceFile, into start: AssetResult) -> AssetResult {
         var result = start
         if let error = probe.error {
-            result.error = error
-            return result
+            // A kind registered at run time may read what the sniffer does not recognise.
+            guard error.stage == .sniff, error.reason != .empty, probe.format == nil,
+                  let source = sources.source(for: probe, content: content) else {
+                result.error = error
+                return result
+            }
+            return process(source, name: probe.name, into: result)
         }
-        guard let source = SourceRegistry.source(for: probe, content: content) else {
+        guard let source = sources.source(for: probe, content: content) else {
             result.error = AssetError(file: probe.name, stage: .sniff, reason: .unsupportedFormat,
                                       message: probe.format?.isMetadataOnly == true
                                         ? "\(probe.format?.rawValue ?? "this format"): only its capture date is read (inspect); no renditions are made"

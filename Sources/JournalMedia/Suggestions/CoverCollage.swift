@@ -13,7 +13,7 @@ import JournalMediaImaging
 /// the composition, and one encode per collage.
 struct CoverCollage {
     let options: SuggestionOptions
-    let target: URL
+    let sink: any SuggestionSink
 
     static let background = "#F2F2F7"
 
@@ -47,7 +47,7 @@ struct CoverCollage {
                 let rendition = try RenditionRenderer.render(collage.image, spec: spec, sourceWidth: size.width,
                                                              sourceHeight: size.height, allowUpscale: false)
                 let name = "00-cover.\(rendition.role).\(rendition.format.fileExtension)"
-                try AtomicFile.write(rendition.data, to: target.appendingPathComponent(name))
+                try sink.write(rendition.data, name: name)
                 collages.append(OutputCollage(
                     sizeClass: size.sizeClass, itemIds: collage.cells.map { ids[$0.index] }, cells: collage.cells.map(\.box),
                     rendition: OutputRendition(role: rendition.role, path: name, format: rendition.format,
@@ -65,8 +65,8 @@ struct CoverCollage {
 
     /// A rendition written for an item, decoded again.
     private func decode(_ rendition: OutputRendition) -> DecodedImage? {
-        guard let data = try? Data(contentsOf: target.appendingPathComponent(rendition.path)) else { return nil }
-        return try? ItemWork.decodeRendition([UInt8](data), width: rendition.width, height: rendition.height,
+        guard let data = sink.read(rendition.path) else { return nil }
+        return try? ItemWork.decodeRendition(data, width: rendition.width, height: rendition.height,
                                              name: rendition.path, maxPixels: options.maxPixels)
     }
 }

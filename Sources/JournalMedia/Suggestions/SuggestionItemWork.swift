@@ -5,24 +5,26 @@ import JournalMediaMetadata
 import JournalMediaVideo
 
 /// The work for one item of a bundle: its files through the pipeline, its cards through
-/// `CardSource`, its outputs written as `NN-<id>[.<field>].<role>.<ext>` in the bundle's
-/// output folder. Runs on one thread; the processor runs several items at once.
-struct ItemWork {
+/// `CardSource`, its outputs named `NN-<id>[.<field>].<role>.<ext>` and handed to the
+/// bundle's sink (its output folder, or memory). Runs on one thread; the processor runs
+/// several items at once.
+struct ItemWork: Sendable {
     let options: SuggestionOptions
     let builder: CardSpecBuilder
-    let folder: URL
-    let target: URL
+    let files: SuggestionFiles
+    let sink: any SuggestionSink
     let index: Int
 
     /// `NN-<id>`: the item's position (so names sort in the bundle's order) and its id
     /// reduced to letters, digits, `_` and `-` (ids may hold any text), at most 40 of them.
     let prefix: String
 
-    init(options: SuggestionOptions, builder: CardSpecBuilder, folder: URL, target: URL, index: Int, id: String) {
+    init(options: SuggestionOptions, builder: CardSpecBuilder, files: SuggestionFiles, sink: any SuggestionSink,
+         index: Int, id: String) {
         self.options = options
         self.builder = builder
-        self.folder = folder
-        self.target = target
+        self.files = files
+        self.sink = sink
         self.index = index
         let safe = String(id.unicodeScalars.prefix(40).map { scalar -> Character in
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_" || scalar == "-")
@@ -36,10 +38,15 @@ struct ItemWork {
         return String(mapped).split(separator: "-").joined(separator: "-")
     }
 
+    /// An item's output before any work: a card with nothing made yet, or `error`.
+    static func empty(_ item: SuggestionItem, error: OutputError? = nil) -> SuggestionItemOutput {
+        SuggestionItemOutput(id: item.id, type: item.type, output: "card", renditions: [], headline: nil,
+                             lines: [], chips: [], footnote: nil, badge: nil, light: nil, dark: nil,
+                             cards: [], missingGlyphs: 0, dates: [], pictures: [], error: error, warnings: [])
+    }
+
     func run(_ item: SuggestionItem) -> SuggestionItemOutput {
-        var out = SuggestionItemOutput(id: item.id, type: item.type, output: "card", renditions: [], headline: nil,
-                                       lines: [], chips: [], footnote: nil, badge: nil, light: nil, dark: nil,
-                                       cards: [], missingGlyphs: 0, dates: [], pictures: [], error: nil, warnings: [])
+        var out = Self.empty(item)
         func fail(_ error: OutputError) {
             if out.error == nil { out.error = error } else { out.warnings.append("\(error.field ?? "item"): \(error.message)") }
         }
@@ -145,22 +152,21 @@ struct ItemWork {
         default: return (Self.failed(field: "item", reference: "", AssetError(
             file: item.id, stage: .read, reason: .invalidInput, message: "not a media item")), nil)
         }
-        let url: URL
-        switch BundlePath.resolve(reference, in: folder) {
+        let still: ProbedAsset
+        switch files.open(reference, maxPixels: options.maxPixels) {
         case .failure(let error): return (Self.failed(field: field, reference: reference, error), nil)
-        case .success(let resolved): url = resolved
+        case .success(let probe): still = probe
         }
         var result: AssetResult
         if let motion {
-            let motionURL: URL
-            switch BundlePath.resolve(motion, in: folder) {
+            let motionProbe: ProbedAsset
+            switch files.open(motion, maxPixels: options.maxPixels) {
             case .failure(let error): return (Self.failed(field: "video", reference: motion, error), nil)
-            case .success(let resolved): motionURL = resolved
+            case .success(let probe): motionProbe = probe
             }
-            result = processor.process(livePhoto: ProbedAsset.open(url, name: reference),
-                                       motion: ProbedAsset.open(motionURL, name: motion), pairedBy: .given)
+            result = processor.process(livePhoto: still, motion: motionProbe, pairedBy: .given)
         } else {
-            result = processor.processBlocking(fileAt: url, displayName: reference)
+            result = processor.process(still)
         }
         return (output(field: field, reference: reference, result: result, base: prefix), result)
     }
@@ -169,12 +175,12 @@ struct ItemWork {
     /// and the picture decoded again from its largest rendition for the card.
     private func picture(field: String, reference: String,
                          processor: AssetProcessor) -> (output: OutputPicture, decoded: DecodedImage?) {
-        let url: URL
-        switch BundlePath.resolve(reference, in: folder) {
+        let probe: ProbedAsset
+        switch files.open(reference, maxPixels: options.maxPixels) {
         case .failure(let error): return (Self.failed(field: field, reference: reference, error), nil)
-        case .success(let resolved): url = resolved
+        case .success(let opened): probe = opened
         }
-        let result = processor.processBlocking(fileAt: url, displayName: reference)
+        let result = processor.process(probe)
         var output = output(field: field, reference: reference, result: result, base: "\(prefix).\(Self.fieldName(field))")
         guard output.error == nil else { return (output, nil) }
         do throws(AssetError) {
@@ -209,13 +215,13 @@ struct ItemWork {
                                          message: "\(reference): \(error.message)"))
     }
 
-    /// Writes renditions as `<base>.<role>.<ext>`, each atomically.
+    /// Hands renditions to the sink as `<base>.<role>.<ext>` (on disk each written atomically).
     private func write(_ renditions: [Rendition], base: String) throws(OutputError) -> [OutputRendition] {
         var written: [OutputRendition] = []
         for rendition in renditions {
             let name = "\(base).\(rendition.role).\(rendition.format.fileExtension)"
             do {
-                try AtomicFile.write(rendition.data, to: target.appendingPathComponent(name))
+                try sink.write(rendition.data, name: name)
             } catch {
                 throw OutputError(field: nil, stage: .write, reason: .writeFailed, message: "\(name): \(error)")
             }

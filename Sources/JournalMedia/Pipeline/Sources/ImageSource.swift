@@ -8,7 +8,8 @@ import JournalMediaVideo
 /// what it learns about the asset (kind, display size, orientation, movie facts).
 ///
 /// Conformers: `PhotoSource` (stills and icons), `VideoSource` (a movie's poster frame),
-/// `ArtworkSource` (an audio file's cover) — found for a file by `SourceRegistry` — and
+/// `ArtworkSource` (an audio file's cover) — found for a file by the processor's
+/// `SourceRegistry` — and
 /// sources without a file (a rendered card), which a caller hands to
 /// `AssetProcessor.process(_:name:)` directly. `decode` runs on the processor's worker
 /// thread; it costs one decode at the size `plan` asks for.
@@ -19,8 +20,9 @@ public protocol ImageSource {
 }
 
 /// A kind of input file: a source that can be made from a probed file. Adding a kind of
-/// file is one type conforming to this plus one line in `SourceRegistry.fileSources`.
-public protocol FileSource: ImageSource {
+/// file is one type conforming to this, registered at run time with
+/// `SourceRegistry.register(_:)` and given to `AssetProcessor(sources:)`.
+public protocol FileSource: ImageSource, FileSourceKind {
     /// Whether this source reads the probed file (usually by its sniffed format).
     static func accepts(_ probe: ProbedAsset) -> Bool
     /// A source for the probed file whose content has been loaded.
