@@ -18,6 +18,7 @@ log() { printf '[fleet %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 fail() { log "FAIL: $*"; exit 1; }
 declare -A PID
 cleanup() {
+  trap '' INT TERM  # a second signal must not cut the clean-up short
   set +e
   touch "$WORK/stop"
   for i in 1 2 3; do [ -n "${PID[$i]:-}" ] && kill -9 "${PID[$i]}" 2>/dev/null; done
@@ -53,6 +54,10 @@ wait_up() {
   until [ "$(haproxy_state "jm$1")" = UP ]; do [ $SECONDS -lt $t ] || fail "jm$1 not UP in HAProxy in 30 s"; sleep 0.2; done
 }
 peak_rss() { awk '/VmHWM/ {printf "%.0f", $2 / 1024}' "/proc/$1/status" 2>/dev/null || echo "?"; }
+CPU_TOTAL=0  # CPU seconds (user + system) of every instance's life, added up as each one ends
+TICKS=$(getconf CLK_TCK)
+add_cpu() { local c; c=$(awk -v t="$TICKS" '{printf "%.2f", ($14 + $15) / t}' "/proc/$1/stat" 2>/dev/null || echo 0)
+            CPU_TOTAL=$(echo "$CPU_TOTAL + $c" | bc); }
 event() { echo "$(date +%s.%N) $*" >> "$WORK/events.txt"; log "$*"; }
 
 for i in 1 2 3; do start_instance "$i"; done
@@ -73,6 +78,7 @@ for f in "${files[@]}"; do
   [ "$code" = 200 ] && good+=("$f")
 done
 files=("${good[@]}")
+add_cpu "${PID[1]}"; CPU_TOTAL=$(echo "0 - $CPU_TOTAL" | bc)  # the pre-check's CPU is not the load's
 [ ${#files[@]} -gt 0 ] || fail "no JPEG between 20 KB and 1 MB under $FILES_DIR that the service converts"
 get_args=(); for p in ${FLEET_GET:-}; do get_args+=(--get "$p"); done
 python3 "$HERE/fleet_load.py" drive --url "http://127.0.0.1:$BASE" --files "${files[@]}" --seconds 900 \
@@ -85,12 +91,13 @@ event drills-start
 # SIGKILL while jm2 is busy with a request (up to 10 s wait for one), so a request is cut.
 t=$((SECONDS + 10)); while [ "$(haproxy_state jm2 scur)" = 0 ] && [ $SECONDS -lt $t ]; do sleep 0.05; done
 busy=$(haproxy_state jm2 scur)
-rss=$(peak_rss "${PID[2]}"); kill -9 "${PID[2]}"; wait "${PID[2]}" 2>/dev/null || true
+rss=$(peak_rss "${PID[2]}"); add_cpu "${PID[2]}"; kill -9 "${PID[2]}"; wait "${PID[2]}" 2>/dev/null || true
 event "SIGKILL jm2 with $busy request(s) in flight (peak RSS ${rss} MB)"
 sleep 5
 start_instance 2; wait_up 2; event "jm2 restarted and UP"
 for i in 1 2 3; do
   rss=$(peak_rss "${PID[$i]}"); t=$(date +%s.%N)
+  add_cpu "${PID[$i]}"  # (the last requests of its drain are not counted: a slight underestimate)
   kill -TERM "${PID[$i]}"; event "SIGTERM jm$i (peak RSS ${rss} MB)"
   status=0; wait "${PID[$i]}" || status=$?
   event "jm$i exited $status after $(echo "$(date +%s.%N) - $t" | bc | cut -c1-4) s"
@@ -100,5 +107,10 @@ done
 event drills-end
 sleep "$PHASE"
 touch "$WORK/stop"; wait "$LOAD"; LOAD=""
-for i in 1 2 3; do log "jm$i peak RSS since its start: $(peak_rss "${PID[$i]}") MB"; done
-python3 "$HERE/fleet_load.py" report "$WORK/results.jsonl" "$WORK/events.txt" | tee "$WORK/report.md"
+for i in 1 2 3; do log "jm$i peak RSS since its start: $(peak_rss "${PID[$i]}") MB"; add_cpu "${PID[$i]}"; done
+status=0
+python3 "$HERE/fleet_load.py" report "$WORK/results.jsonl" "$WORK/events.txt" | tee "$WORK/report.md" || status=$?
+ok=$(grep -c '"ok": true' "$WORK/results.jsonl" || true)
+log "instances' CPU: ${CPU_TOTAL} s for $ok answered requests (and the probes): $(echo "scale=3; $CPU_TOTAL / $ok" | bc) CPU s per request, $(echo "scale=2; $ok / $CPU_TOTAL" | bc) requests/s per busy CPU"
+log "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
+exit $status

@@ -11,7 +11,7 @@ out, n, logs, job = pathlib.Path(sys.argv[1]), int(sys.argv[2]), pathlib.Path(sy
 for i in range(n):
     summary = json.loads((out / f"manifest.shard-{i}-of-{n}.json").read_text())["summary"]
     task_log = logs / f"task-{job}_{i}.out"
-    runs = task_log.read_text().splitlines() if task_log.exists() else []
+    runs = [line for line in task_log.read_text().splitlines() if line.startswith("shard ")] if task_log.exists() else []
     hosts = [m.group(1) for line in runs if (m := re.search(r" on (\S+) ", line))]
     timing = logs / f"time-{job}_{i}.txt"
     rows = [line.split() for line in timing.read_text().splitlines() if re.match(r"^[\d.]+ [\d.]+ [\d.]+ \d+$", line)] \

@@ -21,6 +21,7 @@ log() { printf '[slurm %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 fail() { log "FAIL: $*"; exit 1; }
 
 cleanup() {
+  trap '' INT TERM  # a second signal must not cut the clean-up short
   set +e
   for n in "${NODES[@]}"; do
     pids=$(ip netns pids "jmcc-$n" 2>/dev/null); [ -n "$pids" ] && kill -9 $pids 2>/dev/null
@@ -35,6 +36,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# What a killed earlier run may have left (names this script owns only).
+for n in "${NODES[@]}"; do ip netns del "jmcc-$n" 2>/dev/null || true; ip link del "jmcc-$n-h" 2>/dev/null || true; done
+ip link del "$BR" 2>/dev/null || true
 rm -rf "$WORK"; mkdir -p "$WORK"/{spool,state,logs}
 chmod 755 "$WORK"
 
@@ -121,8 +125,10 @@ log "cluster up: $(sinfo -h -N -o '%N(%t)' | tr '\n' ' ')"
 for n in "${NODES[@]}"; do log "  $n: $(scontrol show node "$n" | grep -oE '(NodeAddr|NodeHostName)=[^ ]*' | tr '\n' ' ')"; done
 
 # --- 1. one-machine baseline ------------------------------------------------------------------
+# setsid: its own session, as slurmd's tasks have, so the kernel's autogroup scheduling gives
+# the baseline the same CPU share a task gets on this (shared, loaded) machine.
 t0=$(date +%s.%N)
-/usr/bin/time -o "$WORK/logs/time-single.txt" -f '%e %U %S %M' \
+setsid -w /usr/bin/time -o "$WORK/logs/time-single.txt" -f '%e %U %S %M' \
   "$BIN" convert "$INPUT" --output "$WORK/single" --jobs 1 --quiet 2>"$WORK/logs/single.err" || [ $? -le 1 ] || fail "single run"
 single_s=$(echo "$(date +%s.%N) - $t0" | bc)
 read -r _ su ss srss < <(tail -n 1 "$WORK/logs/time-single.txt")  # after "Command exited with non-zero status 1"
@@ -181,22 +187,31 @@ while [ -z "$victim" ]; do
     j="$WORK/drill/.manifest.shard-$t-of-$N.journal.jsonl"
     done_n=$( [ -f "$j" ] && wc -l < "$j" || echo 0 )
     # half-way: its journal holds half its share, and its convert is still running on the node
-    if [ "$done_n" -ge "$half" ] && ip netns pids "jmcc-$node" | xargs -r ps -o comm= -p | grep -q journal-media; then
+    if [ "$done_n" -ge "$half" ] && ip netns pids "jmcc-$node" | xargs -r ps -o args= -p | grep -q ' convert '; then
       victim=$node; task=$t; break
     fi
   done < <(squeue -h -j "$D" -t R -o "%i %N")
-  sleep 0.5
+  squeue -h -j "$D" | grep -q . || fail "drill: every task ended before one was half-way (input too small?)"
+  sleep 0.2
 done
 log "drill: task $task on $victim has $done_n entries in its journal; SIGKILL every process of $victim"
 kill -9 $(ip netns pids "jmcc-$victim") 2>/dev/null || true
 sleep 2
 log "drill: restarting $victim's slurmd"
 start_node "$victim"
+# Slurm holds a requeued batch job ~2 min (EligibleTime) before it may start again; once the
+# controller has requeued the task (it notices when the restarted slurmd registers without
+# it), release it now so the check stays short. Still Slurm's own requeue, only not the wait.
+t=$((SECONDS + 120))
+until scontrol show job "${D}_$task" 2>/dev/null | grep -q 'Restarts=[1-9]'; do
+  [ $SECONDS -lt $t ] || fail "drill: task $task not requeued within 120 s"; sleep 1
+done
+scontrol update JobId="${D}_$task" StartTime=now 2>&1 | sed 's/^/    scontrol: /' || true
+log "drill: task $task requeued by Slurm ($(grep -o 'Batch JobId=[^ ]* missing[^,]*' "$WORK/logs/slurmctld.log" | tail -n 1)), released"
 wait_job "$D"; wait_job "$DM"
 runs=$(grep -h "^shard $task/" "$WORK"/logs/task-"$D"_"$task".out)
 log "drill: task $task ran $(echo "$runs" | wc -l) times: $(echo "$runs" | tr '\n' ';')"
 echo "$runs" | grep -q 'restart [1-9]' || fail "drill: task $task was not requeued"
-grep -hE "JobId=${D}_$task\\([0-9]+\\).*(requeue|Requeu|NODE_FAIL|node_fail|not responding)|${victim}.*(not responding|DOWN)" "$WORK/logs/slurmctld.log" | head -4 | sed 's/^/    /' || true
 [ -f "$WORK/drill/manifest.json" ] || fail "drill: no merged manifest"
 shards "$WORK/drill" "$D"
 compare "$WORK/drill" "drill"
@@ -209,10 +224,20 @@ read -r R RM < <(submit_array "$WORK/array")
 wait_job "$R"; wait_job "$RM"
 rerun_s=$(echo "$(date +%s.%N) - $t0" | bc)
 find "$WORK/array" -type f ! -name 'manifest*' ! -name '.manifest*' ! -name '.journal-media*' -printf '%P %s %T@\n' | sort > "$WORK/after.txt"
-processed=$(python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['summary']; print(s['processed'], s['skipped'])" "$WORK/array/manifest.json")
-log "second run: ${rerun_s} s; merged summary processed/skipped: $processed"
+# By design (EarlierEntryReuse.isLasting) a failure that depends on the command line (a
+# limit: --max-pixels, --max-bytes; a timeout; an unreadable file) is tried again on every
+# run, from the header, without decoding: those are the only assets a re-run may process.
+read -r processed skipped retried < <(python3 - "$WORK/array/manifest.json" <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+again = [e["source"] for e in m["assets"] if e["error"] and (e["error"]["stage"] in ("read", "limits", "write") or
+         e["error"]["reason"] in ("timeout", "cancelled", "busy", "writeFailed", "unreadable", "overByteLimit", "overPixelLimit"))]
+print(m["summary"]["processed"], m["summary"]["skipped"], len(again))
+EOF
+)
+log "second run: ${rerun_s} s; processed $processed, skipped $skipped; failures tried again by design (limits, timeouts): $retried"
 cmp -s "$WORK/before.txt" "$WORK/after.txt" || { diff "$WORK/before.txt" "$WORK/after.txt" | head; fail "second run changed renditions"; }
-[ "${processed%% *}" = 0 ] || fail "second run processed ${processed%% *} assets"
+[ "$processed" = "$retried" ] || fail "second run processed $processed assets, expected $retried"
 shards "$WORK/array" "$R"
 compare "$WORK/array" "rerun"
 [ -z "$FAILED" ] || fail "output differs from the one-machine run in:$FAILED"

@@ -56,6 +56,7 @@ import Testing
             #expect(differing.isEmpty, "N=\(count): \(differing.map { "\($0)\n  one run: \(expected[$0] ?? "-")\n  shards:  \(got[$0] ?? "-")" })")
             #expect(merged.assets.map(\.source) == merged.assets.map(\.source).sorted())
             #expect(merged.summary.assets == single.summary.assets && merged.summary.failed == single.summary.failed)
+            #expect(merged.ignored == single.ignored, "N=\(count): the inputs one run lists as ignored")
             // Every rendition the merged manifest lists is on disk, where it says.
             for entry in merged.assets {
                 for rendition in entry.renditions {
@@ -66,6 +67,21 @@ import Testing
         }
         let live = single.assets.filter { $0.kind == .livePhoto }
         #expect(!live.isEmpty, "Samples/ has Live Photo pairs, and they survive sharding")
+    }
+
+    /// Every shard probes all inputs, so each part lists the same `ignored` inputs (README.md,
+    /// XMP sidecars, …); the merged manifest lists them once, as one run does. Before the fix
+    /// (found by `make cluster-check` on Samples/) the merge dropped them: `ignored: []`.
+    @Test func mergeKeepsTheIgnoredInputsOnce() throws {
+        var readme = IgnoredInput(path: "README.md", reason: "not media: text")
+        readme.notMedia = true
+        let link = IgnoredInput(path: "a/link", reason: "a symbolic link to a folder")
+        let first = Manifest(generator: "g", preset: Defaults.renditions, assets: [AssetResult(source: "a.jpg")],
+                             ignored: [readme, link], summary: ManifestSummary())
+        let second = Manifest(generator: "g", preset: Defaults.renditions, assets: [AssetResult(source: "b.jpg")],
+                              ignored: [readme, link], summary: ManifestSummary())
+        let merged = try Manifest.merge([first, second])
+        #expect(merged.ignored == [readme, link])
     }
 
     @Test func mergeRefusesOverlapsAndMixedPresets() throws {
