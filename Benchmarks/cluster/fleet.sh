@@ -112,5 +112,7 @@ status=0
 python3 "$HERE/fleet_load.py" report "$WORK/results.jsonl" "$WORK/events.txt" | tee "$WORK/report.md" || status=$?
 ok=$(grep -c '"ok": true' "$WORK/results.jsonl" || true)
 log "instances' CPU: ${CPU_TOTAL} s for $ok answered requests (and the probes): $(echo "scale=3; $CPU_TOTAL / $ok" | bc) CPU s per request, $(echo "scale=2; $ok / $CPU_TOTAL" | bc) requests/s per busy CPU"
+# HAProxy's log: retries/redispatches per request are the last field of "a/f/b/s/r" (+N: redispatched).
+log "HAProxy resent $(grep -cE ' [0-9]+/[0-9]+/[0-9]+/[0-9]+/\+?[1-9][0-9]* [0-9]+/[0-9]+ "' "$WORK/haproxy.log" || true) requests to another server after a connection failure (retry-on + redispatch); $(grep -cE '" *$' "$WORK/haproxy.log" | head -1) requests logged"
 log "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 exit $status

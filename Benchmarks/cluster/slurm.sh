@@ -4,7 +4,9 @@
 # node, each in its own network namespace (veth on the bridge, 10.77.0.1X) and UTS namespace
 # (its own host name), munge for authentication; all daemons in the foreground, all state in
 # $WORK, everything removed on exit. Then, over INPUT:
-#   1. one-machine baseline: convert INPUT (--jobs 1, one node's CPU) -> single/
+#   1. one-machine baseline: convert INPUT (--jobs 1, one node's CPU) -> single/ (--timeout 600
+#      here and in the array: a decode slowed by this loaded machine must not turn into a
+#      timeout error in one run only, which is not what this compares)
 #   2. array of N shards (deploy/slurm/convert-array.sbatch) + merge (afterok) -> array/;
 #      merged manifest == single's entry for entry (timing fields aside), renditions byte-identical
 #   3. drill: the same into drill/, SIGKILL every process of the node running a task half-way
@@ -129,7 +131,7 @@ for n in "${NODES[@]}"; do log "  $n: $(scontrol show node "$n" | grep -oE '(Nod
 # the baseline the same CPU share a task gets on this (shared, loaded) machine.
 t0=$(date +%s.%N)
 setsid -w /usr/bin/time -o "$WORK/logs/time-single.txt" -f '%e %U %S %M' \
-  "$BIN" convert "$INPUT" --output "$WORK/single" --jobs 1 --quiet 2>"$WORK/logs/single.err" || [ $? -le 1 ] || fail "single run"
+  "$BIN" convert "$INPUT" --output "$WORK/single" --jobs 1 --quiet --timeout 600 2>"$WORK/logs/single.err" || [ $? -le 1 ] || fail "single run"
 single_s=$(echo "$(date +%s.%N) - $t0" | bc)
 read -r _ su ss srss < <(tail -n 1 "$WORK/logs/time-single.txt")  # after "Command exited with non-zero status 1"
 assets=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['summary']['assets'])" "$WORK/single/manifest.json")
@@ -138,7 +140,7 @@ log "one machine (--jobs 1): $assets assets in ${single_s} s wall, $(echo "$su +
 submit_array() {  # OUTPUT -> prints "ARRAY_ID MERGE_ID"
   local out=$1 a m
   a=$(JM_BIN="$WORK/journal-media-timed" sbatch --parsable --array=0-$((N - 1)) -o "$WORK/logs/task-%A_%a.out" \
-        "$REPO/deploy/slurm/convert-array.sbatch" "$INPUT" "$out")
+        "$REPO/deploy/slurm/convert-array.sbatch" "$INPUT" "$out" --timeout 600)
   m=$(JM_BIN="$BIN" sbatch --parsable --dependency=afterok:"$a" -o "$WORK/logs/merge-%j.out" \
         "$REPO/deploy/slurm/merge.sbatch" "$out" "$N")
   echo "$a $m"

@@ -84,6 +84,43 @@ import Testing
         #expect(merged.ignored == [readme, link])
     }
 
+    /// A shard clears the temporary files a killed run of it left (a lost node, a requeued
+    /// task) and only those: a file another shard writes, or one of its own newer than the
+    /// run (in progress), stays. Before, a sharded run swept nothing, so the lost-node drill of
+    /// `make cluster-check` could leave a `.jm-*.jmtmp` beside the finished output.
+    @Test func aShardClearsItsOwnLeftoversOnly() async throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("in"), output = root.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let shard = try #require(BatchShard(index: 0, count: 2))
+        let names = (0..<8).map { "photo-\($0).jpg" }
+        let mine = try #require(names.first { shard.contains($0) })
+        let theirs = try #require(names.first { !shard.contains($0) })
+        let sample = TestSupport.samples.appendingPathComponent("jpeg-decode/grey.jpg")
+        for name in [mine, theirs] { try FileManager.default.copyItem(at: sample, to: input.appendingPathComponent(name)) }
+        func leftover(_ final: String, _ tag: String, age: TimeInterval) throws -> URL {
+            // `.jm-` + the final name's hash, as AtomicFile names it while writing, + a tag.
+            let url = output.appendingPathComponent(String(AtomicFile.temporaryName(for: final).prefix(12)) + tag + AtomicFile.temporarySuffix)
+            try Data("partial".utf8).write(to: url)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: url.path)
+            return url
+        }
+        let own = try leftover(mine + ".thumbnail.webp", "0badf00d", age: 3600)
+        let ownManifest = try leftover(shard.manifestName, "0badf00e", age: 3600)
+        let other = try leftover(theirs + ".thumbnail.webp", "0badf00d", age: 3600)
+        let inProgress = try leftover(mine + ".fallback.jpg", "0badf00f", age: -3600)
+        var batch = Batch(inputs: [input], output: output, options: ProcessingOptions(timeoutSeconds: 3600), jobs: 1)
+        batch.shard = shard
+        let manifest = try await batch.run()
+        #expect(manifest.assets.map(\.source) == [mine])
+        #expect(!FileManager.default.fileExists(atPath: own.path), "its own leftover is cleared")
+        #expect(!FileManager.default.fileExists(atPath: ownManifest.path), "its manifest's leftover is cleared")
+        #expect(FileManager.default.fileExists(atPath: other.path), "another shard's file stays")
+        #expect(FileManager.default.fileExists(atPath: inProgress.path), "a file newer than the run stays")
+    }
+
     @Test func mergeRefusesOverlapsAndMixedPresets() throws {
         let entry = AssetResult(source: "a.jpg")
         let one = Manifest(generator: "g", preset: Defaults.renditions, assets: [entry], summary: ManifestSummary())
