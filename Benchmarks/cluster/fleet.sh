@@ -7,11 +7,11 @@
 # (Benchmarks/cluster/fleet_load.py), each instance's peak RSS, and fails when a request
 # failed even after the client's retries or an attempt failed other than 503 + Retry-After.
 # Usage: fleet.sh BIN FILES_DIR WORK    (FLEET_SECONDS: the phases before and after, default 20;
-#        FLEET_CLIENTS: concurrent clients, default 4; FLEET_GET: space-separated GET paths)
+#        FLEET_CLIENTS: concurrent clients, default 6; FLEET_GET: space-separated GET paths)
 set -euo pipefail
 BIN=$(readlink -f "$1"); FILES_DIR=$(readlink -f "$2"); WORK=$3
 HERE=$(cd "$(dirname "$0")" && pwd); REPO=$(cd "$HERE/../.." && pwd)
-PHASE=${FLEET_SECONDS:-20}; CLIENTS=${FLEET_CLIENTS:-4}
+PHASE=${FLEET_SECONDS:-20}; CLIENTS=${FLEET_CLIENTS:-6}
 BASE=${FLEET_PORT:-18080}
 SERVE_FLAGS=(--max-concurrent-assets 1 --max-queued 4 --drain-delay 3 --grace-period 20 --log-level warning)
 log() { printf '[fleet %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }

@@ -182,22 +182,26 @@ read -r D DM < <(submit_array "$WORK/drill")
 log "drill: array job $D, merge job $DM"
 victim=""; task=""
 half=$(( assets / N / 2 ))
+# First a running task whose convert has started on its node, then a tight watch of its
+# journal (one line per finished asset), so the kill lands near half its share.
 while [ -z "$victim" ]; do
   [ $SECONDS -lt $deadline ] || fail "time is up before the drill"
   while read -r id node; do
-    t=${id#*_}
-    j="$WORK/drill/.manifest.shard-$t-of-$N.journal.jsonl"
-    done_n=$( [ -f "$j" ] && wc -l < "$j" || echo 0 )
-    # half-way: its journal holds half its share, and its convert is still running on the node
-    if [ "$done_n" -ge "$half" ] && ip netns pids "jmcc-$node" | xargs -r ps -o args= -p | grep -q ' convert '; then
-      victim=$node; task=$t; break
-    fi
+    if ip netns pids "jmcc-$node" | xargs -r ps -o args= -p | grep -q ' convert '; then victim=$node; task=${id#*_}; break; fi
   done < <(squeue -h -j "$D" -t R -o "%i %N")
-  squeue -h -j "$D" | grep -q . || fail "drill: every task ended before one was half-way (input too small?)"
-  sleep 0.2
+  [ -n "$victim" ] || squeue -h -j "$D" | grep -q . || fail "drill: every task ended before one could be caught"
+  sleep 0.1
 done
-log "drill: task $task on $victim has $done_n entries in its journal; SIGKILL every process of $victim"
+j="$WORK/drill/.manifest.shard-$task-of-$N.journal.jsonl"
+share=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['assets']))" "$WORK/array/manifest.shard-$task-of-$N.json")
+until [ "$(cat "$j" 2>/dev/null | wc -l)" -gt $((share / 2)) ]; do
+  [ $SECONDS -lt $deadline ] || fail "time is up before the drill"
+  [ -e "$WORK/drill/manifest.shard-$task-of-$N.json" ] && break  # it finished first: kill it anyway
+  sleep 0.02
+done
 kill -9 $(ip netns pids "jmcc-$victim") 2>/dev/null || true
+done_n=$(( $(wc -l < "$j") - 1 ))  # less the journal's header line
+log "drill: SIGKILLed every process of $victim (slurmd, slurmstepd, convert) with task $task's journal at $done_n of $share assets"
 sleep 2
 log "drill: restarting $victim's slurmd"
 start_node "$victim"
@@ -216,6 +220,8 @@ log "drill: task $task ran $(echo "$runs" | wc -l) times: $(echo "$runs" | tr '\
 echo "$runs" | grep -q 'restart [1-9]' || fail "drill: task $task was not requeued"
 [ -f "$WORK/drill/manifest.json" ] || fail "drill: no merged manifest"
 shards "$WORK/drill" "$D"
+read -r rp rs < <(python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['summary']; print(s['processed'], s['skipped'])" "$WORK/drill/manifest.shard-$task-of-$N.json")
+log "drill: the requeued run reused $rs entries of its journal and converted $rp"
 compare "$WORK/drill" "drill"
 
 # --- 4. the same array again: a no-op --------------------------------------------------------------
