@@ -27,7 +27,7 @@ if [ ! -x "$VENV/bin/kubernetes-validate" ]; then
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "kubernetes-validate>=1.30,<2"
 fi
 "$VENV/bin/kubernetes-validate" --strict --quiet deploy/kubernetes/*.yaml
-echo "cluster-check: deploy/kubernetes/*.yaml valid ($("$VENV/bin/kubernetes-validate" --version 2>&1 | tail -n 1), --strict, Kubernetes 1.37 schemas)"
+echo "cluster-check: deploy/kubernetes/*.yaml valid (kubernetes-validate $("$VENV/bin/kubernetes-validate" --version 2>&1 | tail -n 1) --strict, its default Kubernetes schemas)"
 JM_LISTEN=127.0.0.1:1 JM_BACKEND_1=127.0.0.1:2 JM_BACKEND_2=127.0.0.1:3 JM_BACKEND_3=127.0.0.1:4 \
   JM_HAPROXY_SOCKET=/tmp/jm-haproxy-check.sock haproxy -c -q -f deploy/haproxy/haproxy.cfg
 bash -n deploy/slurm/convert-array.sbatch deploy/slurm/merge.sbatch
