@@ -12,7 +12,8 @@
 #   3. drill: the same into drill/, SIGKILL every process of the node running a task half-way
 #      (slurmd, slurmstepd, convert), restart the node; Slurm requeues the task; result as 2,
 #      plus no stray temporary file
-#   4. the array again into array/: every shard skips everything (processed 0), files unchanged
+#   4. the array again into array/: every shard skips every unchanged input (only failures
+#      that depend on the command line, a limit or a timeout, are tried again), files unchanged
 # Usage: slurm.sh BIN INPUT WORK [N]    (root; needs slurmctld slurmd munge iproute2)
 set -euo pipefail
 BIN=$(readlink -f "$1"); INPUT=$(readlink -f "$2"); WORK=$3; N=${4:-4}
@@ -110,6 +111,7 @@ start_node() {  # a node: its own network and UTS namespace (host name = node na
   mkdir -p "$WORK/spool/$1"
   nsenter --net="/run/netns/jmcc-$1" unshare --uts sh -c "hostname $1; exec slurmd -D -N $1 -f $SLURM_CONF" \
     >>"$WORK/logs/slurmd-$1.out" 2>&1 &
+  disown  # killed on purpose (the drill, the clean-up): no "Killed" line from the shell
 }
 for n in "${NODES[@]}"; do start_node "$n"; done
 
