@@ -14,7 +14,7 @@ OCR_APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
-.PHONY: deps build release run test bench bench-deps conformance schema-check fuzz asan card-pictures card-ocr dist deb package-check deb-check install uninstall service-check cluster-check clean
+.PHONY: deps build release run test docs-lint docs-check bench bench-deps conformance schema-check fuzz asan card-pictures card-ocr dist deb package-check deb-check install uninstall service-check cluster-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
 define apt_install
@@ -61,6 +61,22 @@ run: release
 test: deps
 	$(call apt_install,$(TEST_APT_PACKAGES))
 	$(SWIFT) test
+
+# The README's limits (1,500 words, lines of 300 characters), relative links and #anchors in
+# README.md and docs/, every source folder named in docs/architecture.md and every JSON Schema
+# field on its page (Tests/DocsCheck/docs_check.py: python3, no build). CI runs its first two parts.
+docs-lint:
+	python3 Tests/DocsCheck/docs_check.py
+
+# Opt-in: docs-lint, plus every journal-media flag the pages name checked against the debug
+# binary's --help (and every --help flag documented), the README's quick start run in a scratch
+# folder (the service on a free loopback port), every Swift example type-checked against
+# the debug build's modules, and the DocC catalog built by the toolchain's docc with warnings
+# as errors (Tests/DocsCheck/docc.sh; no swift-docc-plugin in Package.swift).
+docs-check: deps
+	$(SWIFT) build --product journal-media
+	bin=$$($(SWIFT) build --show-bin-path); python3 Tests/DocsCheck/docs_check.py --binary "$$bin/journal-media" --run --swift-build "$$bin"
+	Tests/DocsCheck/docc.sh
 
 bench-deps: deps
 	$(call apt_install,$(BENCH_APT_PACKAGES) libimage-exiftool-perl)

@@ -47,6 +47,7 @@ install -D -m 0644 CHANGELOG.md "$pkg/usr/share/doc/journal-media/CHANGELOG.md"
 } | gzip -9n > "$root/changelog.gz"
 install -D -m 0644 "$root/changelog.gz" "$pkg/usr/share/doc/journal-media/changelog.gz"
 install -D -m 0644 README.md "$pkg/usr/share/doc/journal-media/README.md"
+for page in docs/*.md; do install -D -m 0644 "$page" "$pkg/usr/share/doc/journal-media/$page"; done
 
 # dpkg-shlibdeps wants a debian/control beside it; give it a minimal one in the scratch folder.
 mkdir -p "$root/debian"

@@ -82,7 +82,7 @@ def main():
         out += [".It Cm " + " ".join(path)] + prose(command.get("abstract", ""))
     out += [".El", ".Pp", "Each command explains its options with",
             ".Nm", ".Ar command", ".Fl -help ;",
-            "the full reference is the README",
+            "the full reference is the README and the pages of docs/",
             "(in the source, and in",
             ".Pa /usr/share/doc/journal-media",
             "when installed from the package)."]

@@ -55,7 +55,7 @@ struct ConvertCommand: AsyncParsableCommand {
             bytes) is shown as viewers show it, and the decoder's complaint is listed in the \
             entry's "warnings"; a JPEG whose data ends early (pixels missing) fails as truncated.
 
-            OUTPUT/manifest.json lists every asset (schema in the README). A re-run skips \
+            OUTPUT/manifest.json lists every asset (fields in docs/manifest.md). A re-run skips \
             (reuses the entry of) every input whose size, modification time, device and inode, \
             preset and notification settings did not change, without reading it; --verify \
             reads and hashes each such input and skips it only when its SHA-256 matches too; \
@@ -103,8 +103,8 @@ struct ConvertCommand: AsyncParsableCommand {
         JSON file replacing the default renditions (example above): {"renditions": [spec, …]}, \
         each spec with role, format: webp|jpeg|png|avif|jxl, width; optional formatWhenTransparent; fit: inside|cover (cover crops \
         with libvips' attention strategy); height defaults to width; quality to 80 (WebP) / 85 (JPEG) \
-        / 50 (AVIF) / 75 (JPEG XL); effort: WebP 0–6, AVIF 0–9, JPEG XL 1–9 (default: libvips', \
-        4; JPEG XL 7).
+        / 50 (AVIF) / 75 (JPEG XL); effort: WebP 0–6 (default 2), AVIF 0–9 (default 4, \
+        libvips'), JPEG XL 1–9 (default 7); for JPEG, 4 or more optimises the Huffman tables.
         """, valueName: "file"))
     var preset: String?
 

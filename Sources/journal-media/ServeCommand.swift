@@ -42,7 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
             start-up (a systemd unit should still ask for LimitNOFILE=65536).
             """)
 
-    @Option(help: ArgumentHelp("JSON configuration file (keys as in README's table; presets by name).", valueName: "file"))
+    @Option(help: ArgumentHelp("JSON configuration file (keys as in docs/service.md; presets by name).", valueName: "file"))
     var config: String?
     @Option(help: "Address to bind (default 127.0.0.1).") var host: String?
     @Option(help: "Port to bind; 0 picks a free one (default 8080).") var port: Int?

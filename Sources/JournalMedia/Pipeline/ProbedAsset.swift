@@ -82,6 +82,8 @@ public final class ProbedAsset: @unchecked Sendable {
     }
 
     /// Opens and probes the file at `url`; `name` (default: its path) names it in errors.
+    /// - Parameter url: the file, opened once, read-only.
+    /// - Parameter name: the name errors and the result's `source` carry; nil: the path.
     /// - Parameter keepMediaOpen: for movies and audio, open libav fully (streams probed) and
     ///   keep the open for the processor; false when many probes are made before any is
     ///   processed (a batch pairing Live Photos): only the container header is read then.

@@ -4,7 +4,7 @@ import JournalMediaImaging
 /// A rendered card as a source: `decode` draws the `CardSpec` (with the item's decoded
 /// pictures) through `CardRenderer` and yields the card's pixels to the shared
 /// `RenditionStep`, like any photo. This is the architecture's seam for images without a
-/// file (the README's "Extending" example).
+/// file (the "Extending" example in docs/library.md).
 ///
 /// Runs on the processor's thread when `AssetProcessor.process(_:name:)` is handed it;
 /// costs one card render (text layout and composition, tens of milliseconds), after which

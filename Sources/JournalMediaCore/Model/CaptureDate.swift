@@ -136,7 +136,7 @@ public struct CaptureDate: Sendable, Equatable {
     public var offsetMinutes: Int?
     /// The instant as UTC wall-clock time; nil when the offset is unknown.
     public var utc: LocalDateTime?
-    /// Where the value came from, e.g. `exif.DateTimeOriginal` (README lists them all).
+    /// Where the value came from, e.g. `exif.DateTimeOriginal` (docs/dates.md lists them all).
     public var source: String
     public var confidence: Confidence
 

@@ -1,4 +1,4 @@
-/// Every default of the toolkit, in one place. The README's "Defaults" table mirrors this file.
+/// Every default of the toolkit, in one place. docs/formats-and-limits.md ("Defaults") mirrors this file.
 public enum Defaults {
     /// The renditions made for every asset unless a preset says otherwise:
     /// - `thumbnail`: WebP q80 fitting 512×512, alpha kept;

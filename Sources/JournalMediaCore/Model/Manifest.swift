@@ -1,7 +1,7 @@
 import Foundation
 
 /// `manifest.json`, schema version 1: what a batch made, one entry per asset, plus a summary.
-/// The README documents every field.
+/// docs/manifest.md documents every field.
 public struct Manifest: Codable, Sendable {
     public static let currentSchemaVersion = 1
 

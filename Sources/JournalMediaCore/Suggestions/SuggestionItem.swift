@@ -64,7 +64,7 @@ public struct SuggestionItem: Sendable, Equatable {
     }
 }
 
-/// The fields of each item type (see the README's bundle table).
+/// The fields of each item type (see the bundle table in docs/suggestions.md).
 public enum SuggestionItemContent: Sendable, Equatable {
     case photo(PhotoItem)
     case livePhoto(LivePhotoItem)
