@@ -17,8 +17,10 @@ report: splits attempts by the drill timeline in EVENTS.txt (lines "EPOCH label"
 "drills-start" and the last "drills-end") into before / during / after and prints, per phase,
 requests (first attempts), answered 2xx, 503 + Retry-After, other failed attempts, requests
 that failed even after client retries, p50 / p99 latency of the 2xx, and requests/s.
-Exit 1 when any request failed for good (goal: 0) or any attempt failed without being a 503
-with Retry-After (goal: 0, the load balancer retries those).
+Exit 1 when any request failed for good (goal: 0), or when an attempt failed without being a
+503 with Retry-After other than one the SIGKILL cut while its answer was already on its way
+(HAProxy can resend a request it could not deliver, not an answer it had begun forwarding:
+the client gets a truncated answer and retries; those are counted apart).
 """
 import http.client, json, os, random, sys, threading, time, urllib.parse
 
@@ -97,12 +99,15 @@ def report(results_path, events_path):
     start = min(float(t) for t, label in events if label.strip() == "drills-start")
     end = max(float(t) for t, label in events if label.strip() == "drills-end")
     def phase(t): return "before" if t < start else ("during" if t < end else "after")
+    kills = [float(t) for t, label in events if label.startswith("SIGKILL")]
+    def cut_by_kill(a):  # in flight when the instance was killed
+        return not a["ok"] and a["status"] == 0 and any(a["t"] - 0.5 <= k <= a["t"] + a["latency"] + 0.5 for k in kills)
     requests = {}
     for a in attempts:
         requests.setdefault(a["id"], []).append(a)
-    print("| phase | seconds | requests | 2xx | 503 + Retry-After (retried) | other failed attempts | failed after retries | p50 s | p99 s | 2xx/s |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    totals = {"requests": 0, "ok": 0, "503": 0, "other": 0, "final": 0}
+    print("| phase | seconds | requests | 2xx | 503 + Retry-After (retried) | answers cut by the SIGKILL (retried) | other failed attempts | failed after retries | p50 s | p99 s | 2xx/s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    totals = {"requests": 0, "ok": 0, "503": 0, "cut": 0, "other": 0, "final": 0}
     t0, t1 = min(a["t"] for a in attempts), max(a["t"] + a["latency"] for a in attempts)
     spans = {"before": start - t0, "during": end - start, "after": t1 - end}
     others = []
@@ -111,22 +116,27 @@ def report(results_path, events_path):
         flat = [a for v in mine.values() for a in v]
         ok = [a for a in flat if a["ok"]]
         r503 = [a for a in flat if a["status"] == 503 and a["retryAfter"] is not None]
-        other = [a for a in flat if not a["ok"] and not (a["status"] == 503 and a["retryAfter"] is not None)]
-        others += other
+        cut = [a for a in flat if cut_by_kill(a)]
+        other = [a for a in flat if not a["ok"] and not (a["status"] == 503 and a["retryAfter"] is not None)
+                 and not cut_by_kill(a)]
+        others += other + cut
         final = [k for k, v in mine.items() if not any(a["ok"] for a in v)]
         lat = [a["latency"] for a in ok]
-        print(f"| {name} | {spans[name]:.0f} | {len(mine)} | {len(ok)} | {len(r503)} | {len(other)} | {len(final)} | "
+        print(f"| {name} | {spans[name]:.0f} | {len(mine)} | {len(ok)} | {len(r503)} | {len(cut)} | {len(other)} | {len(final)} | "
               f"{percentile(lat, 50):.2f} | {percentile(lat, 99):.2f} | {len(ok) / max(spans[name], 1e-9):.2f} |")
-        for key, value in (("requests", len(mine)), ("ok", len(ok)), ("503", len(r503)), ("other", len(other)), ("final", len(final))):
+        for key, value in (("requests", len(mine)), ("ok", len(ok)), ("503", len(r503)), ("cut", len(cut)),
+                           ("other", len(other)), ("final", len(final))):
             totals[key] += value
     kinds = {}
     for a in attempts:
         kinds[a["kind"].split(":")[0]] = kinds.get(a["kind"].split(":")[0], 0) + (a["attempt"] == 1)
     print(f"\ntotal: {totals['requests']} requests ({', '.join(f'{v} {k}' for k, v in sorted(kinds.items()))}), "
           f"{totals['ok']} answered 2xx, {totals['503']} 503 + Retry-After (retried by the client), "
+          f"{totals['cut']} answers cut by the SIGKILL (retried by the client), "
           f"{totals['other']} other failed attempts, {totals['final']} failed after client retries")
     for a in others[:10]:
-        print(f"  failed attempt: {a['kind']} status {a['status']} at +{a['t'] - start:.1f} s (attempt {a['attempt']})")
+        print(f"  failed attempt: {a['kind']} status {a['status']} from +{a['t'] - start:.1f} to "
+              f"+{a['t'] + a['latency'] - start:.1f} s (attempt {a['attempt']}){' cut by the SIGKILL' if cut_by_kill(a) else ''}")
     return 1 if totals["final"] or totals["other"] else 0
 
 
