@@ -14,7 +14,7 @@ OCR_APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
 BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
 
-.PHONY: deps build release run test docs-lint docs-check example bench bench-deps conformance schema-check fuzz asan card-pictures card-ocr dist deb package-check deb-check install uninstall service-check clean
+.PHONY: deps build release run test docs-lint docs-check example bench bench-deps conformance schema-check fuzz asan card-pictures card-ocr dist deb package-check deb-check install uninstall service-check cluster-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages not yet installed, only those.
 define apt_install
@@ -193,5 +193,16 @@ service-check: deps
 	$(call apt_install,python3-venv)
 	Benchmarks/service_check.sh
 
+# Opt-in, as root (issue 34): deploy/ run for real on this machine, loopback and network
+# namespaces only. A 2-node Slurm cluster (slurmctld, one slurmd per network namespace, munge)
+# runs an array of `convert --shard` + a dependent merge over ../shared/corpus (Samples/
+# without it), kills a node half-way and runs the array twice; three `serve` behind HAProxy
+# take a SIGKILL and a rolling SIGTERM under load; deploy/kubernetes/ is validated offline by
+# kubernetes-validate (PyPI). Figures: docs/running-at-scale.md.
+CLUSTER_APT_PACKAGES := slurmctld slurmd slurm-client munge haproxy iproute2 util-linux curl time bc python3-venv
+cluster-check: release
+	$(call apt_install,$(CLUSTER_APT_PACKAGES))
+	Benchmarks/cluster/run.sh $$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/journal-media
+
 clean:
-	rm -rf .build .build-fuzz .build-asan .build-dist dist $(OUT)
+	rm -rf .build .build-fuzz .build-asan .build-dist .build-venv-cluster dist $(OUT)

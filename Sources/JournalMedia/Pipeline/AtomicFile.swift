@@ -101,9 +101,43 @@ public enum AtomicFile {
     /// The hidden temporary name used while writing `name`: `.jm-` + 8 hex digits of an
     /// FNV-1a hash of the name + 8 random hex digits + `.jmtmp`.
     static func temporaryName(for name: String) -> String {
+        ".jm-" + nameHash(name) + hex8(UInt32.random(in: 0...UInt32.max)) + temporarySuffix
+    }
+
+    /// The 8 hex digits after `.jm-` in the temporary names of `name` (FNV-1a, 32 bits).
+    static func nameHash(_ name: String) -> String {
         var hash: UInt32 = 0x811C_9DC5
         for byte in name.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
-        return ".jm-" + hex8(hash) + hex8(UInt32.random(in: 0...UInt32.max)) + temporarySuffix
+        return hex8(hash)
+    }
+
+    /// Deletes the temporary files a killed writer left for the final files `relativePaths`
+    /// (below `root`): in each path's folder, the `.jm-*.jmtmp` files carrying that name's
+    /// hash and last modified before `before`. For a writer that alone writes those paths (a
+    /// batch shard, under its lock: `convert --shard`), so it can clear its own leftovers
+    /// without touching another shard's file in progress, which `removeLeftovers(in:)` would.
+    /// Folders are reached without following symbolic links; missing ones are skipped.
+    /// Costs one listing per folder named.
+    public static func removeLeftovers(of relativePaths: some Sequence<String>, under root: URL, before: Date) {
+        var hashes: [[String]: Set<Substring>] = [:]
+        for path in relativePaths {
+            guard let (folders, name) = try? split(path) else { continue }
+            hashes[folders, default: []].insert(Substring(nameHash(name)))
+        }
+        let limit = before.timeIntervalSince1970
+        for (folders, wanted) in hashes {
+            let listing = folders.isEmpty ? root.path : root.appendingPathComponent(folders.joined(separator: "/")).path
+            guard let folder = try? openFolder(folders, under: root, create: false) else { continue }
+            defer { close(folder) }
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: listing)) ?? [] {
+                guard name.utf8.count == 26, name.hasPrefix(".jm-"), name.hasSuffix(temporarySuffix),
+                      wanted.contains(name.dropFirst(4).prefix(8)) else { continue }
+                var info = stat()
+                guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                      Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9 < limit else { continue }
+                unlinkat(folder, name, 0)
+            }
+        }
     }
 
     /// Deletes temporary files left by a killed run anywhere below `folder`; folders that are

@@ -216,8 +216,8 @@ public struct Batch: Sendable {
                                                       wait: waitForLock, onWait: onLockWait)
         defer { withExtendedLifetime(lock) {} }
         try OutputFolderCheck.verifyWritable(output)
-        // Leftover temporary files are swept only by an unsharded run: a shard cannot tell
-        // another shard's file in progress from a leftover.
+        // An unsharded run sweeps every leftover temporary file; a shard cannot tell another
+        // shard's file in progress from a leftover, so it clears only its own (below).
         if shard == nil { AtomicFile.removeLeftovers(in: output) }
         let manifestURL = output.appendingPathComponent(shard?.manifestName ?? Batch.manifestName)
         let journalName = shard?.journalName ?? ManifestJournal.fileName
@@ -276,7 +276,13 @@ public struct Batch: Sendable {
                 ignored.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
             }
             var mine = LivePhotoPairer.units(all)
-            if let shard { mine = mine.filter { shard.contains(all[$0.primary].name) } }
+            if let shard {
+                mine = mine.filter { shard.contains(all[$0.primary].name) }
+                // A killed earlier run of this shard (a lost node, a requeued task) may have left
+                // temporary files; the ones for files only this shard writes are its own to clear.
+                AtomicFile.removeLeftovers(of: shardOwnedPaths(mine.map { all[$0.primary] }, shard: shard),
+                                           under: output, before: start)
+            }
             units = mine
             let earlier = units.map { unit in
                 let probe = all[unit.primary]
@@ -459,6 +465,22 @@ public struct Batch: Sendable {
                 throw BatchError.cannotCreateOutput(output.path, reason: String(cString: strerror(errno)))
             }
         }
+    }
+
+    /// Every file a shard may write for `primaries` (its units' primary files): each rendition
+    /// role of the preset, the motion poster and notification roles, in every format (more than
+    /// it will write, all of them names no other shard writes), and its manifest.
+    private func shardOwnedPaths(_ primaries: [ProbedAsset], shard: BatchShard) -> [String] {
+        let roles = Set(options.renditions.map(\.role) + [Batch.motionPosterRole, AssetProcessor.notificationVideoRole,
+                                                         AssetProcessor.notificationMotionRole, AssetProcessor.notificationAudioRole])
+        var paths = [shard.manifestName, shard.journalName]
+        for probe in primaries {
+            let key = Batch.outputKey(probe.name, escaped: probe.pathBytes != nil)
+            for role in roles {
+                for format in RenditionFormat.allCases { paths.append(Batch.renditionPath(source: key, role: role, format: format)) }
+            }
+        }
+        return paths
     }
 
     /// The manifest's summary and lists, with `assets` left empty (the entries are streamed

@@ -60,7 +60,8 @@ extension Manifest {
 
     /// Joins the manifests of a sharded run (`convert --shard`) into the one a single run
     /// would have written: assets in source order, summary recomputed (elapsed = the longest
-    /// part). The parts must share schema version, preset and settings, and no source may appear twice.
+    /// part) and the `ignored` inputs listed once. The parts must share schema version, preset
+    /// and settings, and no source may appear twice.
     public static func merge(_ parts: [Manifest]) throws(MergeError) -> Manifest {
         guard let first = parts.first else { throw MergeError(description: "no manifest to merge") }
         var seen: Set<String> = []
@@ -93,6 +94,11 @@ extension Manifest {
         var merged = Manifest(generator: first.generator, preset: first.preset, settings: first.settings,
                               assets: assets, summary: summary)
         merged.inputs = first.inputs
+        // Every shard probes all inputs, so each part lists the same ignored inputs; keep each
+        // once, in the order one run lists them (byte order of the path).
+        var ignoredPaths: Set<String> = []
+        merged.ignored = parts.flatMap(\.ignored).filter { ignoredPaths.insert($0.path).inserted }
+            .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         if parts.contains(where: { $0.complete == false }) { merged.complete = false }
         return merged
     }
