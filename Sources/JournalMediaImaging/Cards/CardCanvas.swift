@@ -16,6 +16,11 @@ final class CardCanvas {
     /// The canvas' packed RGB rows (the image's own memory, written in place).
     private let pixels: UnsafeMutableRawPointer
 
+    /// Hands the packed RGB rows (and the bytes per row) to a painter that writes them in place.
+    func withPixels(_ body: (UnsafeMutablePointer<UInt8>, Int) -> Void) {
+        body(pixels.assumingMemoryBound(to: UInt8.self), width * 3)
+    }
+
     /// A canvas filled with `background` (one colour, or a vertical gradient computed row by
     /// row in Swift), made in memory: about width × height × 3 bytes written once.
     init(width: Int, height: Int, background: CardBackground) throws(CardRenderError) {

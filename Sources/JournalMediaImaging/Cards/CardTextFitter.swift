@@ -103,13 +103,19 @@ enum CardTextFitter {
     }
 
     /// Collapses runs of white space and line breaks into single spaces and trims the ends:
-    /// card texts are flowed, not typeset line by line. No-break spaces are kept (they glue).
+    /// card texts are flowed, not typeset line by line. No-break spaces are kept (they glue);
+    /// the narrow one (U+202F, which ICU puts before "AM"/"PM") is set as a full no-break
+    /// space: at card sizes the narrow one draws "7:00 AM" so tight that it reads as one word.
     static func normalised(_ text: Substring) -> String {
         var out = ""
         var pendingSpace = false
         for character in text {
             if (character.isWhitespace || character.isNewline) && !noBreak.contains(character) {
                 pendingSpace = !out.isEmpty
+            } else if character == "\u{202F}" {
+                if pendingSpace { out.append(" ") }
+                pendingSpace = false
+                out.append("\u{00A0}")
             } else {
                 if pendingSpace { out.append(" ") }
                 pendingSpace = false
