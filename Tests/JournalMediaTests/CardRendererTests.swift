@@ -299,7 +299,8 @@ import Testing
         let hero = try #require(card.layout.hero)
         // The picture is shown whole in height, narrower than the band, centred in it.
         #expect(hero.y >= box.y && hero.y + hero.height <= box.y + box.height && hero.width < box.width)
-        // The route's ink (accent) lies inside the picture, clear of its edges: both markers drawn whole.
+        // The route's ink (accent) stays clear of the hero box' edges, where it would be cut:
+        // both markers are drawn whole (they may stand a little over the picture's edge).
         let pixels = try CardPixels(card)
         let accent = CardSamples.rgb(CardSamples.accent)
         var rows: [Int] = []
@@ -310,7 +311,7 @@ import Testing
             }
         }
         let top = try #require(rows.first), bottom = try #require(rows.last)
-        #expect(top > hero.y + 2 && bottom < hero.y + hero.height - 2, "route ink \(top)…\(bottom) in the picture \(hero)")
+        #expect(top > box.y + 1 && bottom < box.y + box.height - 2, "route ink \(top)…\(bottom) in the hero box \(box)")
         #expect(bottom - top > hero.height * 3 / 4, "the route is drawn large")
     }
 
@@ -329,6 +330,46 @@ import Testing
             let (x, y) = tall.place(point, pictureWidth: 1000, pictureHeight: 1000)
             #expect(x >= Double(tall.shown.x) && x <= Double(tall.shown.x + tall.shown.width))
             #expect(y >= 20 - 0.5 && y <= 228 - 20 + 0.5, "\(point) at \(y)")
+        }
+    }
+
+    /// Issue 28: a tile's pins get their labels where they fit (before, tiles drew none).
+    @Test func aTileLabelsItsPinsWhereTheyFit() throws {
+        let pins = [CardPin(point: CardPoint(x: 0.1, y: 0.3), label: "Feld"),
+                    CardPin(point: CardPoint(x: 0.55, y: 0.7), label: "Halle"),
+                    CardPin(point: CardPoint(x: 0.9, y: 0.45), label: "Park")]
+        var spec = CardSamples.spec(headline: "Three places", hero: .frame(pins: pins, routes: [], scaleLabel: "≈ 4 km across"),
+                                    width: 512, height: 512)
+        spec.sizeClass = .tile
+        let card = try CardRenderer.render(spec, images: [:])
+        let labels = card.layout.texts.filter { $0.part == "pinLabel" }
+        #expect(labels.count >= 2, "\(card.layout.texts.map(\.text))")
+        #expect(labels.allSatisfy { $0.pixelSize >= 24 }, "the tile's floor")
+        #expect(!card.layout.texts.contains { $0.part == "scale" }, "no scale on a tile")
+        for label in labels {
+            for pin in card.layout.pins { #expect(!label.box.intersects(pin)) }
+        }
+    }
+
+    /// Issue 28: one place without a map picture stands in rings around its pin, not on a grid.
+    @Test func onePlaceWithoutAMapStandsInRings() throws {
+        let card = try CardRenderer.render(
+            CardSamples.spec(headline: "Café", hero: .frame(pins: [CardPin(point: CardPoint(x: 0.5, y: 0.5))], routes: [],
+                                                           scaleLabel: nil)), images: [:])
+        let m = CardMetrics(width: 600, height: 750)
+        let box = m.heroBox
+        let top = Double(m.px(240)) / 40 * 40
+        let cx = Double(box.x) + Double(box.width) / 2, cy = Double(box.y) + (Double(box.height) + top) / 2
+        let spacing = Double(min(box.width, box.height)) / 5
+        let pixels = try CardPixels(card)
+        func at(_ angle: Double, _ radius: Double) -> [UInt8] {
+            pixels.pixel(Int((cx + cos(angle) * radius).rounded(.down)), Int((cy + sin(angle) * radius).rounded(.down)))
+        }
+        // On the second ring in three directions: the same darker tint; between rings: the frame's.
+        let onRing = [at(0, 2 * spacing), at(Double.pi, 2 * spacing), at(Double.pi / 4, 2 * spacing)]
+        let between = at(0, 2.5 * spacing)
+        for pixel in onRing {
+            #expect(Int(pixel[1]) < Int(between[1]) - 10, "ring \(pixel) vs frame \(between)")
         }
     }
 

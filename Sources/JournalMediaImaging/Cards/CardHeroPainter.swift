@@ -74,7 +74,8 @@ struct CardHeroPainter {
             if !pins.isEmpty { try drawPins(pins, in: box, placement: place) }
         case .frame(let pins, let routes, let scaleLabel):
             drawn = box.rect
-            try drawFrame(in: box)
+            let onePlace = routes.isEmpty && pins.filter { $0.point.x.isFinite && $0.point.y.isFinite }.count == 1
+            try drawFrame(in: box, rings: onePlace)
             if !routes.isEmpty { try drawRoutes(routes, in: box, placement: nil) }
             if !pins.isEmpty { try drawPins(pins, in: box, placement: nil) }
             if routes.isEmpty && pins.isEmpty { try drawGlyph(.pin, in: box) }
@@ -247,8 +248,9 @@ struct CardHeroPainter {
     }
 
     /// A place without a map picture: a faint tint of the accent over the hero with a
-    /// graticule, painted straight into the canvas (no drawing to rasterise).
-    private mutating func drawFrame(in box: CardBox) throws(VipsError) {
+    /// graticule, or for one place rings around where its pin stands (`rings`), painted
+    /// straight into the canvas (no drawing to rasterise).
+    private mutating func drawFrame(in box: CardBox, rings: Bool = false) throws(VipsError) {
         let accent: [UInt8]
         do throws(CardRenderError) { accent = try CardColor.rgb(colors.accent, field: "accent").bytes } catch {
             throw VipsError(message: error.message)
@@ -256,6 +258,20 @@ struct CardHeroPainter {
         let radius = metrics.px(32)
         canvas.tint(box, color: accent, alpha: 18, radius: radius)
         let stroke = max(1, metrics.px(3))
+        if rings {
+            // Centred on the single pin's point (see drawPins), spaced evenly to the far corner.
+            let top = 40 * pinScale(single: true)
+            let cx = Double(box.x) + Double(box.width) / 2, cy = Double(box.y) + (Double(box.height) + top) / 2
+            let spacing = Double(min(box.width, box.height)) / 5
+            var ring = spacing
+            let clip = CardBox(x: box.x + radius / 3, y: box.y + radius / 3, width: box.width - 2 * radius / 3,
+                               height: box.height - 2 * radius / 3)
+            while ring < Double(max(box.width, box.height)) {
+                canvas.ring(centerX: cx, centerY: cy, radius: ring, width: Double(stroke), color: accent, alpha: 46, clip: clip)
+                ring += spacing
+            }
+            return
+        }
         let cell = max(8, min(box.width, box.height) / 4)
         var x = box.x + (box.width % cell) / 2
         while x < box.x + box.width {
@@ -276,7 +292,7 @@ struct CardHeroPainter {
     /// A short text (the scale, "+N") in the first corner of the hero where it hits no pin
     /// and no label already drawn; left out when every corner is taken, and on a tile.
     private mutating func drawCornerLabel(_ label: String, in box: CardBox, part: String) throws(VipsError) {
-        guard spec.sizeClass != .tile, !CardTextFitter.isBlank(label),
+        guard spec.sizeClass != .tile || part == "more", !CardTextFitter.isBlank(label),
               let fitted = CardTextFitter.fit(label, style: CardTextStyle(
                   weight: part == "scale" ? .medium : .semibold, color: part == "scale" ? colors.secondary : colors.foreground,
                   width: box.width / 2, size: metrics.floor, minimumSize: metrics.floor, maxLines: 1, maxHeight: nil))
@@ -331,7 +347,7 @@ struct CardHeroPainter {
         }
         let layer = try CardLayers.text(fitted)
         let textX = left + (side - layer.image.width) / 2, textY = top + (side - layer.image.height) / 2
-        try canvas.place(layer.image, x: textX, y: textY)
+        try canvas.place(layer.image, x: textX, y: textY, ink: layer.ink)
         texts.append(CardTextRun(part: "initials", text: fitted.shown,
                                  box: CardRect(x: textX, y: textY, width: layer.image.width, height: layer.image.height),
                                  pixelSize: fitted.size))
@@ -481,7 +497,7 @@ struct CardHeroPainter {
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)">\(body)</svg>
             """
         try canvas.place(try CardLayers.svg(svg), x: box.x + Int(minX), y: box.y + Int(minY))
-        guard !single && !tile else { return }
+        guard !single else { return }
         try drawPinLabels(Array(zip(shown, tips)), in: box, pinScale: pinScale)
     }
 
@@ -525,7 +541,7 @@ struct CardHeroPainter {
 
     private mutating func drawLabel(_ fitted: FittedText, at spot: CardRect, part: String) throws(VipsError) {
         let layer = try CardLayers.text(fitted)
-        try canvas.place(layer.image, x: spot.x + layer.lineDx, y: spot.y + layer.dy)
+        try canvas.place(layer.image, x: spot.x + layer.lineDx, y: spot.y + layer.dy, ink: layer.ink)
         texts.append(CardTextRun(part: part, text: fitted.shown, box: spot, pixelSize: fitted.size))
         missingGlyphs += fitted.measurement.unknownGlyphs
         truncated = truncated || fitted.truncated

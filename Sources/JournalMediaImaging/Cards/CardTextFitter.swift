@@ -38,6 +38,8 @@ struct FittedText {
     /// The plain text drawn (after any cut).
     var shown: String
     var centred = false
+    /// The text's colour, `#RRGGBB` (also in the markup).
+    var color = "#000000"
 }
 
 /// Fits text into a box the way the cards want it: wrapped at the box width between words,
@@ -158,7 +160,7 @@ enum CardTextFitter {
             }
             if !cappedAway && fits(measurement, style) && (!measurement.brokenWord || size <= style.minimumSize) {
                 return FittedText(markup: markup, font: font, size: size, width: style.width, measurement: measurement,
-                                  truncated: false, shown: capped, centred: style.centred)
+                                  truncated: false, shown: capped, centred: style.centred, color: style.color)
             }
             if size <= style.minimumSize { break }
             size = max(style.minimumSize, size - style.step)
@@ -187,7 +189,7 @@ enum CardTextFitter {
                 return nil
             }
             return FittedText(markup: markup, font: font, size: size, width: style.width, measurement: measurement,
-                              truncated: true, shown: shown, centred: style.centred)
+                              truncated: true, shown: shown, centred: style.centred, color: style.color)
         }
         var low = 0, high = characters.count
         var best: FittedText? = nil
