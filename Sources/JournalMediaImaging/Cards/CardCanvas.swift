@@ -231,16 +231,12 @@ final class CardCanvas {
                 : [(centerX - reach, centerX + reach)]
             let row = base + y * width * 3
             for (from, to) in spans {
-                for x in max(left, Int(from.rounded(.down)))..<max(max(left, Int(from.rounded(.down))), min(right, Int(to.rounded(.up)))) {
+                let first = max(left, Int(from.rounded(.down))), end = min(right, Int(to.rounded(.up)))
+                guard end > first else { continue }
+                for x in first..<end {
                     let dx = Double(x) + 0.5 - centerX
                     let distance = abs((dx * dx + dy * dy).squareRoot() - radius)
-                    let cover = min(1, max(0, lineWidth / 2 + 0.5 - distance))
-                    let a = Int((Double(alpha) * cover).rounded())
-                    if a == 0 { continue }
-                    let b = 255 - a, c = row + x * 3
-                    c[0] = UInt8((a * Int(color[0]) + b * Int(c[0]) + 128) / 255)
-                    c[1] = UInt8((a * Int(color[1]) + b * Int(c[1]) + 128) / 255)
-                    c[2] = UInt8((a * Int(color[2]) + b * Int(c[2]) + 128) / 255)
+                    Self.blend(row + x * 3, color, alpha: alpha, cover: min(1, max(0, lineWidth / 2 + 0.5 - distance)))
                 }
             }
         }
@@ -315,15 +311,20 @@ final class CardCanvas {
             }
             for x in left..<right where x < innerLeft || x >= innerRight {
                 let dx = Double(x) + 0.5 - centerX
-                let cover = min(1, max(0, radius - (dx * dx + dy * dy).squareRoot() + 0.5))
-                let a = Int((Double(alpha) * cover).rounded())
-                if a == 0 { continue }
-                let b = 255 - a, c = row + x * 3
-                c[0] = UInt8((a * Int(color[0]) + b * Int(c[0]) + 128) / 255)
-                c[1] = UInt8((a * Int(color[1]) + b * Int(c[1]) + 128) / 255)
-                c[2] = UInt8((a * Int(color[2]) + b * Int(c[2]) + 128) / 255)
+                Self.blend(row + x * 3, color, alpha: alpha, cover: min(1, max(0, radius - (dx * dx + dy * dy).squareRoot() + 0.5)))
             }
         }
+    }
+
+    /// One pixel: `color` at `alpha` × `cover` over it, rounded.
+    @inline(__always)
+    private static func blend(_ c: UnsafeMutablePointer<UInt8>, _ color: [UInt8], alpha: UInt8, cover: Double) {
+        let a = Int((Double(alpha) * cover).rounded())
+        if a == 0 { return }
+        let b = 255 - a
+        c[0] = UInt8((a * Int(color[0]) + b * Int(c[0]) + 128) / 255)
+        c[1] = UInt8((a * Int(color[1]) + b * Int(c[1]) + 128) / 255)
+        c[2] = UInt8((a * Int(color[2]) + b * Int(c[2]) + 128) / 255)
     }
 
     /// One row of "over": `alpha(i)` is the coverage of pixel i (0 keeps the canvas, 255
