@@ -459,7 +459,6 @@ struct CardHeroPainter {
         }
         if given.count > shown.count { warnings.append("pins: \(shown.count) of \(given.count) shown") }
         let single = shown.count == 1
-        let tile = spec.sizeClass == .tile
         let pinScale = pinScale(single: single)
         let n = CardLayers.number
         // The pin's tip sits on its point; the area leaves room for the tallest pin above
