@@ -3,12 +3,14 @@ every bundle in the folder and every size class drawn (tile = thumbnail, portrai
 fallback, landscape), runs `tesseract <card> - -l eng+deu` on the light and the dark card
 and counts how many of the Latin-script words of the texts drawn on that card (its layout
 in suggestion.json: headline, lines, chips, footnote, badge, pin labels) tesseract finds
-(case-folded, punctuation stripped). Prints a line per card and the totals per class."""
+(case-folded, punctuation stripped). Prints a line per card and the totals per class; exits 1 when tiles are below 90 % or
+portraits below 95 % (issue 28's targets; landscapes are reported)."""
 import json, os, re, subprocess, sys, tempfile, unicodedata
 
 root = sys.argv[1]
 latin = re.compile(r"^[0-9A-Za-z\u00C0-\u024F]+$")
-targets = {"tile": 90.0, "portrait": 95.0, "landscape": 95.0}
+# Issue 28's targets gate (tiles, portraits); landscapes are reported against the portrait's figure.
+targets = {"tile": 90.0, "portrait": 95.0}
 
 
 def words(text):
@@ -62,8 +64,10 @@ for size_class in ("tile", "portrait", "landscape"):
         continue
     hits, count = totals[size_class]
     share = 100 * hits / max(count, 1)
-    failed = failed or share < targets[size_class]
+    target = targets.get(size_class)
+    failed = failed or (target is not None and share < target)
     print(f"word accuracy, {size_class} (Latin-script words drawn, light and dark): {hits}/{count} = {share:.1f} % "
-          f"(target ≥ {targets[size_class]:.0f} %)")
-# A report, not a gate: `make conformance` goes on (the figures are in Benchmarks/RESULTS.md).
+          + (f"(target ≥ {target:.0f} %)" if target is not None else "(reported, no target)"))
+# A gate: below a target the check fails (exit 1), so `make card-ocr` and `make conformance` stop.
 print("below a target" if failed else "all targets met")
+sys.exit(1 if failed else 0)

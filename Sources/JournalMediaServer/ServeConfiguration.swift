@@ -46,6 +46,8 @@ public struct ServeConfiguration: Sendable, Equatable {
     public var maxParts = 64
     /// Rendition presets by name; `default` is used when a request names none.
     public var presets: [String: [RenditionSpec]] = ["default": Defaults.renditions]
+    /// The card size classes a preset names (its `cardClasses`), by preset name.
+    public var presetCardSizes: [String: [CardSize]] = [:]
     /// Answer where assets were made (`location`); config key `"location": false` or
     /// `serve --no-location` turns it off for every route (assets and inspect; suggestion outputs carry none).
     public var includeLocation = true
@@ -179,13 +181,16 @@ public struct ServeConfiguration: Sendable, Equatable {
                 throw Problem(description: "\(origin): presets must map names to presets")
             }
             var presets: [String: [RenditionSpec]] = [:]
+            presetCardSizes = [:]
             for (name, preset) in table {
                 guard name.range(of: "^[A-Za-z0-9_-]{1,64}$", options: .regularExpression) != nil else {
                     throw Problem(description: "\(origin): preset name \(name) must be letters, digits, - or _")
                 }
                 do {
                     let data = try JSONSerialization.data(withJSONObject: preset)
-                    presets[name] = try Preset.parse(data)
+                    let contents = try Preset.parseContents(data)
+                    presets[name] = contents.renditions
+                    if let sizes = contents.cardSizes { presetCardSizes[name] = sizes }
                 } catch {
                     throw Problem(description: "\(origin): presets.\(name): \(error)")
                 }

@@ -114,7 +114,7 @@ struct SuggestionRoutes: Sendable {
 
     /// The processor's options from the query: `preset` (a configured name),
     /// `redactLocation` (`true`/`false`) and `cardClasses` (`tile,portrait,landscape`, sizes
-    /// optional: `tile=384x384`).
+    /// optional: `tile=384x384`; default: the preset's `cardClasses`, else every class).
     private func options(_ request: Request) throws(ProblemResponse) -> SuggestionOptions {
         let presetName = request.uri.queryParameters["preset"].map(String.init) ?? "default"
         guard let renditions = configuration.presets[presetName] else {
@@ -128,7 +128,7 @@ struct SuggestionRoutes: Sendable {
             }
             redact = value
         }
-        var sizes = CardSize.defaults
+        var sizes = configuration.presetCardSizes[presetName] ?? CardSize.defaults
         if let text = request.uri.queryParameters["cardClasses"] {
             do { sizes = try CardSize.parseList(String(text)) } catch {
                 throw ProblemResponse(.badRequest, "cardClasses: \(error.message)", reason: "invalidInput")

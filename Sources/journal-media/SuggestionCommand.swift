@@ -59,7 +59,8 @@ struct SuggestionCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("""
         JSON file replacing the renditions of media items and of the pictures inside items \
-        (the format of `convert --preset`). Cards get thumbnail/fallback/landscape (light) and \
+        (the format of `convert --preset`; its optional "cardClasses" chooses the card size \
+        classes). Cards get thumbnail/fallback/landscape (light) and \
         thumbnailDark/fallbackDark/landscapeDark (see --card-classes).
         """, valueName: "file"))
     var preset: String?
@@ -69,9 +70,10 @@ struct SuggestionCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("""
         Card size classes to draw, each optionally with its size: tile (thumbnail), portrait \
-        (fallback), landscape (landscape), e.g. "tile,portrait" or "tile=384x384,landscape".
+        (fallback), landscape (landscape), e.g. "tile,portrait" or "tile=384x384,landscape". \
+        Default: the preset's "cardClasses", else tile,portrait,landscape.
         """, valueName: "list"))
-    var cardClasses: String = "tile,portrait,landscape"
+    var cardClasses: String?
 
     @Option(name: [.short, .long], help: "Items processed at once, each with one libvips thread. (default: CPU cores)")
     var jobs: Int?
@@ -82,7 +84,9 @@ struct SuggestionCommand: ParsableCommand {
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         _ = try parsedCardSize()
-        do { _ = try CardSize.parseList(cardClasses) } catch { throw ValidationError("--card-classes: \(error.message)") }
+        if let cardClasses {
+            do { _ = try CardSize.parseList(cardClasses) } catch { throw ValidationError("--card-classes: \(error.message)") }
+        }
     }
 
     private func parsedCardSize() throws -> (Int, Int) {
@@ -96,8 +100,13 @@ struct SuggestionCommand: ParsableCommand {
 
     func run() throws {
         var renditions = Defaults.renditions
+        var presetCardSizes: [CardSize]? = nil
         if let preset {
-            do { renditions = try Preset.load(contentsOf: URL(fileURLWithPath: preset)) } catch {
+            do {
+                let contents = try Preset.loadContents(contentsOf: URL(fileURLWithPath: preset))
+                renditions = contents.renditions
+                presetCardSizes = contents.cardSizes
+            } catch {
                 throw ValidationError("preset \(preset): \(error)")
             }
         }
@@ -124,7 +133,8 @@ struct SuggestionCommand: ParsableCommand {
         if refused { throw ExitCode(ExitStatus.usage) }
         let processor = SuggestionProcessor(options: SuggestionOptions(
             renditions: renditions, cardWidth: width, cardHeight: height,
-            cardSizes: (try? CardSize.parseList(cardClasses)) ?? CardSize.defaults, redactLocation: redactLocation,
+            cardSizes: cardClasses.map { (try? CardSize.parseList($0)) ?? CardSize.defaults } ?? presetCardSizes ?? CardSize.defaults,
+            redactLocation: redactLocation,
             jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount))
         var failed = 0
         for (url, bundle) in read {

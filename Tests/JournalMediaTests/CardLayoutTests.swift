@@ -34,7 +34,8 @@ import JournalMediaCore
                 }
                 // The tile shows the hero, the headline and at most one line.
                 for tile in item.cards where tile.sizeClass == .tile {
-                    let parts = tile.layout.texts.map(\.part).filter { $0 != "initials" }
+                    // (Texts inside the hero, initials and pin labels, are the hero's.)
+                    let parts = tile.layout.texts.map(\.part).filter { !["initials", "pinLabel", "more"].contains($0) }
                     #expect(parts.filter { $0 == "headline" }.count == 1, "\(item.id): \(parts)")
                     #expect(parts.filter { $0 != "headline" }.allSatisfy { $0 == "line" } && parts.count <= 2, "\(item.id): \(parts)")
                 }

@@ -282,6 +282,97 @@ import Testing
         #expect(frame.layout.pins.count == 2 && frame.layout.hero == box.rect)
     }
 
+    /// Issue 28: a square map behind a north–south route was cropped to the tile's wide hero
+    /// band, so the route ran off the band and the end marker was not on the tile.
+    @Test func aTileShowsTheWholeRouteOfATallMapNotABandThroughIt() throws {
+        let side = 600
+        let grey: [UInt8] = [200, 210, 220]
+        let map = DecodedImage(image: try VipsImageHandle.copyingPackedRGB(
+            [UInt8]((0..<side * side * 3).map { grey[$0 % 3] }), width: side, height: side), hasRealTransparency: false)
+        let region = CardMapRegion(centerLatitude: 52.5, centerLongitude: 13.4, latitudeDelta: 0.02, longitudeDelta: 0.02)
+        let route = (0...40).map { CardPoint(x: 0.5 + 0.05 * sin(Double($0) / 6), y: 0.04 + 0.92 * Double($0) / 40) }
+        var spec = CardSamples.spec(headline: "Morning run", hero: .map(field: "map", region: region, pins: [], routes: [route]),
+                                    width: 512, height: 512)
+        spec.sizeClass = .tile
+        let card = try CardRenderer.render(spec, images: ["map": map])
+        let box = CardMetrics(width: 512, height: 512, sizeClass: .tile).heroBox
+        let hero = try #require(card.layout.hero)
+        // The picture is shown whole in height, narrower than the band, centred in it.
+        #expect(hero.y >= box.y && hero.y + hero.height <= box.y + box.height && hero.width < box.width)
+        // The route's ink (accent) stays clear of the hero box' edges, where it would be cut:
+        // both markers are drawn whole (they may stand a little over the picture's edge).
+        let pixels = try CardPixels(card)
+        let accent = CardSamples.rgb(CardSamples.accent)
+        var rows: [Int] = []
+        for y in box.y..<(box.y + box.height) {
+            for x in box.x..<(box.x + box.width) {
+                let p = pixels.pixel(x, y)
+                if (0..<3).allSatisfy({ abs(Int(p[$0]) - Int(accent[$0])) <= 30 }) { rows.append(y); break }
+            }
+        }
+        let top = try #require(rows.first), bottom = try #require(rows.last)
+        #expect(top > box.y + 1 && bottom < box.y + box.height - 2, "route ink \(top)…\(bottom) in the hero box \(box)")
+        #expect(bottom - top > hero.height * 3 / 4, "the route is drawn large")
+    }
+
+    @Test func theMapWindowKeepsTheContentInViewAndFillsTheBoxWhenItCan() {
+        let padding = (side: 20.0, top: 20.0, bottom: 20.0)
+        // A small cluster in the middle of a square map: the band is filled (cropped around it).
+        let near = CardMapWindow(pictureWidth: 1000, pictureHeight: 1000, boxWidth: 448, boxHeight: 228,
+                                 content: [CardPoint(x: 0.45, y: 0.45), CardPoint(x: 0.55, y: 0.55)], padding: padding)
+        #expect(near.shown.width == 448 && near.shown.height == 228)
+        // A route from top to bottom: the picture is shrunk to keep both ends, padding included.
+        let start = CardPoint(x: 0.5, y: 0.02), end = CardPoint(x: 0.5, y: 0.98)
+        let tall = CardMapWindow(pictureWidth: 1000, pictureHeight: 1000, boxWidth: 448, boxHeight: 228,
+                                 content: [start, end], padding: padding)
+        #expect(tall.shown.height <= 228 && tall.shown.width < 448)
+        for point in [start, end] {
+            let (x, y) = tall.place(point, pictureWidth: 1000, pictureHeight: 1000)
+            #expect(x >= Double(tall.shown.x) && x <= Double(tall.shown.x + tall.shown.width))
+            #expect(y >= 20 - 0.5 && y <= 228 - 20 + 0.5, "\(point) at \(y)")
+        }
+    }
+
+    /// Issue 28: a tile's pins get their labels where they fit (before, tiles drew none).
+    @Test func aTileLabelsItsPinsWhereTheyFit() throws {
+        let pins = [CardPin(point: CardPoint(x: 0.1, y: 0.3), label: "Feld"),
+                    CardPin(point: CardPoint(x: 0.55, y: 0.7), label: "Halle"),
+                    CardPin(point: CardPoint(x: 0.9, y: 0.45), label: "Park")]
+        var spec = CardSamples.spec(headline: "Three places", hero: .frame(pins: pins, routes: [], scaleLabel: "≈ 4 km across"),
+                                    width: 512, height: 512)
+        spec.sizeClass = .tile
+        let card = try CardRenderer.render(spec, images: [:])
+        let labels = card.layout.texts.filter { $0.part == "pinLabel" }
+        #expect(labels.count >= 2, "\(card.layout.texts.map(\.text))")
+        #expect(labels.allSatisfy { $0.pixelSize >= 24 }, "the tile's floor")
+        #expect(!card.layout.texts.contains { $0.part == "scale" }, "no scale on a tile")
+        for label in labels {
+            for pin in card.layout.pins { #expect(!label.box.intersects(pin)) }
+        }
+    }
+
+    /// Issue 28: one place without a map picture stands in rings around its pin, not on a grid.
+    @Test func onePlaceWithoutAMapStandsInRings() throws {
+        let card = try CardRenderer.render(
+            CardSamples.spec(headline: "Café", hero: .frame(pins: [CardPin(point: CardPoint(x: 0.5, y: 0.5))], routes: [],
+                                                           scaleLabel: nil)), images: [:])
+        let m = CardMetrics(width: 600, height: 750)
+        let box = m.heroBox
+        let top = Double(m.px(240)) / 40 * 40
+        let cx = Double(box.x) + Double(box.width) / 2, cy = Double(box.y) + (Double(box.height) + top) / 2
+        let spacing = Double(min(box.width, box.height)) / 5
+        let pixels = try CardPixels(card)
+        func at(_ angle: Double, _ radius: Double) -> [UInt8] {
+            pixels.pixel(Int((cx + cos(angle) * radius).rounded(.down)), Int((cy + sin(angle) * radius).rounded(.down)))
+        }
+        // On the second ring in three directions: the same darker tint; between rings: the frame's.
+        let onRing = [at(0, 2 * spacing), at(Double.pi, 2 * spacing), at(Double.pi / 4, 2 * spacing)]
+        let between = at(0, 2.5 * spacing)
+        for pixel in onRing {
+            #expect(Int(pixel[1]) < Int(between[1]) - 10, "ring \(pixel) vs frame \(between)")
+        }
+    }
+
     @Test func pinLabelsNeverCoverAPinOrEachOtherAndTheRestIsCounted() throws {
         // Ten pins crowded in a corner: labels where they fit, "+N" for the others.
         let pins = (0..<10).map { CardPin(point: CardPoint(x: 0.1 + Double($0 % 3) * 0.05, y: 0.1 + Double($0 / 3) * 0.05),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JournalMedia
 @testable import JournalMediaCore
+import JournalMediaServer
 
 /// Presets are parsed by the library, strictly: errors name the JSON path and the accepted
 /// values; encoder settings per format reach the encoders.
@@ -24,9 +25,30 @@ import Testing
         #expect(error(#"{"renditions": [{"role": "a", "format": "jpeg", "width": 10, "progressive": 1}]}"#)?.description
                 == "renditions[0].progressive: expected true or false")
         #expect(error(#"{"renditions": [{"role": "../../x", "format": "png", "width": 10}]}"#)?.path == "renditions")
-        #expect(error(#"{"rendition": []}"#)?.description == "rendition: unknown key; accepted: renditions")
+        #expect(error(#"{"rendition": []}"#)?.description == "rendition: unknown key; accepted: renditions, cardClasses")
         #expect(error("[1]")?.path == "")
         #expect(error("not json")?.message.hasPrefix("not JSON") == true)
+    }
+
+    /// Issue 28: a preset (CLI `--preset`, the service's named presets) chooses the card size
+    /// classes a suggestion draws, as `--card-classes` / `cardClasses` do per run.
+    @Test func aPresetChoosesTheCardSizeClasses() throws {
+        let rendition = #"{"role": "a", "format": "webp", "width": 10}"#
+        let text = try Preset.parseContents(Data(#"{"renditions": [\#(rendition)], "cardClasses": "tile=384x384,portrait"}"#.utf8))
+        #expect(text.cardSizes == [CardSize(.tile, width: 384, height: 384), CardSize(.portrait)])
+        let list = try Preset.parseContents(Data(#"{"renditions": [\#(rendition)], "cardClasses": ["landscape"]}"#.utf8))
+        #expect(list.cardSizes == [CardSize(.landscape)])
+        #expect(try Preset.parseContents(Data(#"{"renditions": [\#(rendition)]}"#.utf8)).cardSizes == nil)
+        #expect(error(#"{"renditions": [\#(rendition)], "cardClasses": "tile,poster"}"#)?.path == "cardClasses")
+        #expect(error(#"{"renditions": [\#(rendition)], "cardClasses": 3}"#)?.path == "cardClasses")
+        // The service keeps them per preset name.
+        let folder = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("serve.json")
+        try Data(#"{"presets": {"grid": {"renditions": [\#(rendition)], "cardClasses": "tile"}, "plain": {"renditions": [\#(rendition)]}}}"#.utf8).write(to: file)
+        var configuration = ServeConfiguration()
+        try configuration.apply(configFile: file)
+        #expect(configuration.presetCardSizes["grid"] == [CardSize(.tile)] && configuration.presetCardSizes["plain"] == nil)
     }
 
     @Test func encoderSettingsReachTheEncoders() throws {

@@ -227,4 +227,26 @@ import JournalMediaImaging
         let help = try TestSupport.runCLI(["suggestion", "--help"])
         #expect(help.status == 0 && help.stdout.contains("--redact-location") && help.stdout.contains("thumbnailDark"))
     }
+
+    /// Issue 28: `--preset` chooses the card size classes (its `cardClasses`); `--card-classes` still wins.
+    @Test func aPresetChoosesTheCardClassesOnTheCommandLine() throws {
+        let out = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let bundle = try Self.smallBundle(in: out.appendingPathComponent("in"), items: #"{"id":"r","type":"reflection","prompt":"Hi"}"#)
+        let preset = out.appendingPathComponent("grid.json")
+        try Data(#"{"renditions": [{"role": "thumbnail", "format": "webp", "width": 256}], "cardClasses": "tile=384x384"}"#.utf8)
+            .write(to: preset)
+        func roles(_ arguments: [String], _ folder: String) throws -> [String] {
+            let run = try TestSupport.runCLI(["suggestion", bundle.path, "--output", out.appendingPathComponent(folder).path,
+                                              "--quiet", "--preset", preset.path] + arguments)
+            #expect(run.status == 0, "\(run.stderr)")
+            let data = try Data(contentsOf: out.appendingPathComponent("\(folder)/small/suggestion.json"))
+            let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let item = try #require((root["items"] as? [[String: Any]])?.first)
+            return (item["renditions"] as? [[String: Any]] ?? []).compactMap { $0["role"] as? String }
+                + (item["renditions"] as? [[String: Any]] ?? []).compactMap { ($0["width"] as? Int).map(String.init) }
+        }
+        #expect(try roles([], "a") == ["thumbnail", "thumbnailDark", "384", "384"])
+        #expect(try roles(["--card-classes", "portrait"], "b") == ["fallback", "fallbackDark", "1200", "1200"])
+    }
 }

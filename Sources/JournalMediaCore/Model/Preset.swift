@@ -1,7 +1,9 @@
 import Foundation
 
-/// A preset file: `{"renditions": [ {spec}, … ]}`, the rendition list that replaces the
-/// defaults. Parsed strictly, so a typo is an error rather than a silently ignored key:
+/// A preset file: `{"renditions": [ {spec}, … ], "cardClasses": "tile,portrait"}`, the
+/// rendition list that replaces the defaults and, optionally, the card size classes a
+/// suggestion draws (the syntax of `--card-classes`, or a list of such entries; `convert`
+/// ignores it). Parsed strictly, so a typo is an error rather than a silently ignored key:
 /// unknown keys, wrong types and out-of-range values are refused with the JSON path and the
 /// accepted values (`renditions[1].qualty: unknown key; accepted: role, format, …`).
 ///
@@ -13,6 +15,11 @@ public enum Preset {
 
     /// The specs in `data`, validated as a whole (`RenditionSpec.problem(in:)`).
     public static func parse(_ data: Data) throws(PresetError) -> [RenditionSpec] {
+        try parseContents(data).renditions
+    }
+
+    /// The specs and, when the preset names them, the card size classes in `data`.
+    public static func parseContents(_ data: Data) throws(PresetError) -> PresetContents {
         let root: Any
         do { root = try JSONSerialization.jsonObject(with: data) } catch {
             throw PresetError(path: "", message: "not JSON (\(error.localizedDescription))")
@@ -20,8 +27,8 @@ public enum Preset {
         guard let object = root as? [String: Any] else {
             throw PresetError(path: "", message: "expected an object with a \"renditions\" list")
         }
-        for key in object.keys.sorted() where key != "renditions" {
-            throw PresetError(path: key, message: "unknown key; accepted: renditions")
+        for key in object.keys.sorted() where key != "renditions" && key != "cardClasses" {
+            throw PresetError(path: key, message: "unknown key; accepted: renditions, cardClasses")
         }
         guard let list = object["renditions"] else { throw PresetError(path: "renditions", message: "missing") }
         guard let items = list as? [Any] else { throw PresetError(path: "renditions", message: "expected a list") }
@@ -32,16 +39,37 @@ public enum Preset {
         if let problem = RenditionSpec.problem(in: specs) {
             throw PresetError(path: "renditions", message: problem)
         }
-        return specs
+        return PresetContents(renditions: specs, cardSizes: try cardSizes(object["cardClasses"]))
+    }
+
+    /// `cardClasses`: `"tile,portrait=1080x1350"` or `["tile", "portrait=1080x1350"]`.
+    private static func cardSizes(_ value: Any?) throws(PresetError) -> [CardSize]? {
+        guard let value else { return nil }
+        let text: String
+        if let string = value as? String {
+            text = string
+        } else if let list = value as? [Any], list.allSatisfy({ $0 is String }) {
+            text = list.compactMap { $0 as? String }.joined(separator: ",")
+        } else {
+            throw PresetError(path: "cardClasses", message: "expected a string such as \"tile,portrait\" or a list of strings")
+        }
+        do { return try CardSize.parseList(text) } catch {
+            throw PresetError(path: "cardClasses", message: error.message)
+        }
     }
 
     /// Reads and parses the preset file at `url`.
     public static func load(contentsOf url: URL) throws(PresetError) -> [RenditionSpec] {
+        try loadContents(contentsOf: url).renditions
+    }
+
+    /// Reads the preset file at `url`: its specs and card size classes.
+    public static func loadContents(contentsOf url: URL) throws(PresetError) -> PresetContents {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw PresetError(path: "", message: "cannot read \(url.path): \(error.localizedDescription)")
         }
-        return try parse(data)
+        return try parseContents(data)
     }
 
     /// JSON `true`/`false` (Foundation gives booleans and numbers as `NSNumber`; a boolean's
@@ -108,6 +136,18 @@ public enum Preset {
         spec.compression = try integer("compression", 0...9)
         spec.maxBytes = try integer("maxBytes", 1024...(1 << 30))
         return spec
+    }
+}
+
+/// What a preset file holds: its renditions and, when it names them, the card size classes
+/// (nil: the caller's default, every class).
+public struct PresetContents: Sendable, Equatable {
+    public var renditions: [RenditionSpec]
+    public var cardSizes: [CardSize]?
+
+    public init(renditions: [RenditionSpec], cardSizes: [CardSize]? = nil) {
+        self.renditions = renditions
+        self.cardSizes = cardSizes
     }
 }
 

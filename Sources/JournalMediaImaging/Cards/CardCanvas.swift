@@ -16,6 +16,11 @@ final class CardCanvas {
     /// The canvas' packed RGB rows (the image's own memory, written in place).
     private let pixels: UnsafeMutableRawPointer
 
+    /// Hands the packed RGB rows (and the bytes per row) to a painter that writes them in place.
+    func withPixels(_ body: (UnsafeMutablePointer<UInt8>, Int) -> Void) {
+        body(pixels.assumingMemoryBound(to: UInt8.self), width * 3)
+    }
+
     /// A canvas filled with `background` (one colour, or a vertical gradient computed row by
     /// row in Swift), made in memory: about width × height × 3 bytes written once.
     init(width: Int, height: Int, background: CardBackground) throws(CardRenderError) {
@@ -29,18 +34,25 @@ final class CardCanvas {
         case .verticalGradient(let stops):
             column = try Self.gradientColumn(stops, height: height)
         }
-        // The pixels are written straight into the image's own buffer (one allocation, no
-        // intermediate copy).
-        guard let memory = vips_image_new_memory() else {
+        // The pixels are written straight into a buffer the image wraps (one allocation, no
+        // copy). Not libvips' own memory image: its buffer is zeroed when made (calloc),
+        // a pass over the whole card that the fill below makes useless. The buffer goes
+        // with the image (freed when the image's signal handler is released).
+        let byteCount = width * height * 3
+        guard let buffer = malloc(max(1, byteCount)) else {
+            throw CardRenderError.drawing(stage: "background", message: "cannot allocate \(byteCount) bytes")
+        }
+        guard let memory = vips_image_new_from_memory(buffer, byteCount, Int32(width), Int32(height), 3,
+                                                      VIPS_FORMAT_UCHAR) else {
+            free(buffer)
             throw CardRenderError.drawing(stage: "background", message: VipsRuntime.takeErrorBuffer())
         }
-        vips_image_init_fields(memory, Int32(width), Int32(height), 3, VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
-                               VIPS_INTERPRETATION_sRGB, 1, 1)
         image = VipsImageHandle(owning: memory)
-        guard vips_image_write_prepare(memory) == 0, let data = memory.pointee.data else {
-            throw CardRenderError.drawing(stage: "background", message: VipsRuntime.takeErrorBuffer())
-        }
-        pixels = UnsafeMutableRawPointer(data)
+        let release: GClosureNotify = { data, _ in free(data) }
+        let nothing: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _ in }
+        g_signal_connect_data(UnsafeMutableRawPointer(memory), "postclose", unsafeBitCast(nothing, to: GCallback.self),
+                              buffer, release, GConnectFlags(rawValue: 0))
+        pixels = buffer
         Self.fill(pixels, column: column, width: width, height: height)
     }
 
@@ -103,11 +115,16 @@ final class CardCanvas {
     /// `cornerRadius`: the layer's corners are rounded to it as it is blended (coverage
     /// computed per pixel near the corners, antialiased; a circle when it is half the side),
     /// instead of rasterising a mask of the whole layer.
+    /// `ink`: `layer` is a one-band coverage mask (a text) to be blended in this colour.
     func place(_ layer: VipsImageHandle, mask: VipsImageHandle? = nil, x: Int, y: Int,
-               cornerRadius: Double = 0) throws(VipsError) {
+               cornerRadius: Double = 0, ink: [UInt8]? = nil) throws(VipsError) {
         let left = max(0, x), top = max(0, y)
         let right = min(width, x + layer.width), bottom = min(height, y + layer.height)
         guard right > left, bottom > top else { return }
+        if let ink, ink.count >= 3, layer.bands == 1, layer.format == VIPS_FORMAT_UCHAR {
+            try placeInk(layer, color: ink, x: x, y: y, left: left, top: top, right: right, bottom: bottom)
+            return
+        }
         let bands = layer.bands
         guard layer.format == VIPS_FORMAT_UCHAR, bands == 3 || bands == 4,
               mask.map({ $0.format == VIPS_FORMAT_UCHAR && $0.bands == 1 && $0.width == layer.width
@@ -160,6 +177,71 @@ final class CardCanvas {
         }
     }
 
+    /// A coverage mask blended in one colour: colour × coverage + canvas × (1 − coverage),
+    /// rounded as `blendRow` rounds. Costs the mask's area.
+    private func placeInk(_ layer: VipsImageHandle, color: [UInt8], x: Int, y: Int,
+                          left: Int, top: Int, right: Int, bottom: Int) throws(VipsError) {
+        let source = try layer.materialised()
+        guard let bytes = vips_image_get_data(source.pointer) else {
+            throw VipsError(message: VipsRuntime.failureMessage("reading a card text"))
+        }
+        let coverage = bytes.assumingMemoryBound(to: UInt8.self)
+        let canvasBase = pixels.assumingMemoryBound(to: UInt8.self)
+        let r = Int(color[0]), g = Int(color[1]), b = Int(color[2])
+        withExtendedLifetime(source) {
+            for row in top..<bottom {
+                let maskRow = coverage + (row - y) * layer.width + (left - x)
+                let canvasRow = canvasBase + (row * width + left) * 3
+                for i in 0..<(right - left) {
+                    let a = Int(maskRow[i])
+                    if a == 0 { continue }
+                    let c = canvasRow + i * 3
+                    if a == 255 {
+                        c[0] = UInt8(r); c[1] = UInt8(g); c[2] = UInt8(b)
+                        continue
+                    }
+                    let keep = 255 - a
+                    c[0] = UInt8((a * r + keep * Int(c[0]) + 128) / 255)
+                    c[1] = UInt8((a * g + keep * Int(c[1]) + 128) / 255)
+                    c[2] = UInt8((a * b + keep * Int(c[2]) + 128) / 255)
+                }
+            }
+        }
+    }
+
+    /// Blends a circle's outline (`width` pixels, centred on `radius`) of `color` at `alpha`,
+    /// antialiased, inside `clip`. Visits only the ring's own pixels: per row, the spans
+    /// between the inner and the outer circle.
+    func ring(centerX: Double, centerY: Double, radius: Double, width lineWidth: Double, color: [UInt8], alpha: UInt8,
+              clip: CardBox) {
+        guard color.count >= 3, radius > 0, lineWidth > 0 else { return }
+        let outer = radius + lineWidth / 2 + 1, inner = max(0, radius - lineWidth / 2 - 1)
+        let left = max(0, clip.x), right = min(width, clip.x + clip.width)
+        let top = max(max(0, clip.y), Int((centerY - outer).rounded(.down)))
+        let bottom = min(min(height, clip.y + clip.height), Int((centerY + outer).rounded(.up)))
+        guard bottom > top, right > left else { return }
+        let base = pixels.assumingMemoryBound(to: UInt8.self)
+        for y in top..<bottom {
+            let dy = Double(y) + 0.5 - centerY
+            guard abs(dy) < outer else { continue }
+            let reach = (outer * outer - dy * dy).squareRoot()
+            let hole = abs(dy) < inner ? (inner * inner - dy * dy).squareRoot() : 0
+            let spans = hole > 0
+                ? [(centerX - reach, centerX - hole), (centerX + hole, centerX + reach)]
+                : [(centerX - reach, centerX + reach)]
+            let row = base + y * width * 3
+            for (from, to) in spans {
+                let first = max(left, Int(from.rounded(.down))), end = min(right, Int(to.rounded(.up)))
+                guard end > first else { continue }
+                for x in first..<end {
+                    let dx = Double(x) + 0.5 - centerX
+                    let distance = abs((dx * dx + dy * dy).squareRoot() - radius)
+                    Self.blend(row + x * 3, color, alpha: alpha, cover: min(1, max(0, lineWidth / 2 + 0.5 - distance)))
+                }
+            }
+        }
+    }
+
     /// Blends `color` (RGB) at `alpha` over a rectangle of the canvas, its corners rounded to
     /// `radius` (whole pixels, no antialiasing: for faint tints and thin lines, where a
     /// rasterised drawing of the whole area would cost far more). Costs the rectangle's area.
@@ -168,19 +250,29 @@ final class CardCanvas {
         let left = max(0, box.x), right = min(width, box.x + box.width)
         guard right > left else { return }
         let a = Int(alpha), b = 255 - a
-        let mixed = (0..<3).map { a * Int(color[$0]) + 128 }
+        // The blend of each channel value, looked up (the same arithmetic, once per value).
+        var table = [UInt8](repeating: 0, count: 768)
+        for channel in 0..<3 {
+            let mixed = a * Int(color[channel]) + 128
+            for value in 0..<256 { table[channel * 256 + value] = UInt8((mixed + b * value) / 255) }
+        }
         let rowBytes = width * 3
         let r = Double(max(0, min(radius, min(box.width, box.height) / 2)))
-        for y in max(0, box.y)..<min(height, box.y + box.height) {
-            // The inset of this row at the rounded corners.
-            let fromEdge = Double(min(y - box.y, box.y + box.height - 1 - y)) + 0.5
-            let inset = fromEdge < r ? Int((r - (r * r - (r - fromEdge) * (r - fromEdge)).squareRoot()).rounded()) : 0
-            let row = pixels.assumingMemoryBound(to: UInt8.self) + y * rowBytes
-            for x in max(left, box.x + inset)..<min(right, box.x + box.width - inset) {
-                let c = row + x * 3
-                c[0] = UInt8((mixed[0] + b * Int(c[0])) / 255)
-                c[1] = UInt8((mixed[1] + b * Int(c[1])) / 255)
-                c[2] = UInt8((mixed[2] + b * Int(c[2])) / 255)
+        table.withUnsafeBufferPointer { lookup in
+            guard let t = lookup.baseAddress else { return }
+            for y in max(0, box.y)..<min(height, box.y + box.height) {
+                // The inset of this row at the rounded corners.
+                let fromEdge = Double(min(y - box.y, box.y + box.height - 1 - y)) + 0.5
+                let inset = fromEdge < r ? Int((r - (r * r - (r - fromEdge) * (r - fromEdge)).squareRoot()).rounded()) : 0
+                let row = pixels.assumingMemoryBound(to: UInt8.self) + y * rowBytes
+                let from = max(left, box.x + inset), to = min(right, box.x + box.width - inset)
+                guard to > from else { continue }
+                for x in from..<to {
+                    let c = row + x * 3
+                    c[0] = t[Int(c[0])]
+                    c[1] = t[256 + Int(c[1])]
+                    c[2] = t[512 + Int(c[2])]
+                }
             }
         }
     }
@@ -219,15 +311,20 @@ final class CardCanvas {
             }
             for x in left..<right where x < innerLeft || x >= innerRight {
                 let dx = Double(x) + 0.5 - centerX
-                let cover = min(1, max(0, radius - (dx * dx + dy * dy).squareRoot() + 0.5))
-                let a = Int((Double(alpha) * cover).rounded())
-                if a == 0 { continue }
-                let b = 255 - a, c = row + x * 3
-                c[0] = UInt8((a * Int(color[0]) + b * Int(c[0]) + 128) / 255)
-                c[1] = UInt8((a * Int(color[1]) + b * Int(c[1]) + 128) / 255)
-                c[2] = UInt8((a * Int(color[2]) + b * Int(c[2]) + 128) / 255)
+                Self.blend(row + x * 3, color, alpha: alpha, cover: min(1, max(0, radius - (dx * dx + dy * dy).squareRoot() + 0.5)))
             }
         }
+    }
+
+    /// One pixel: `color` at `alpha` × `cover` over it, rounded.
+    @inline(__always)
+    private static func blend(_ c: UnsafeMutablePointer<UInt8>, _ color: [UInt8], alpha: UInt8, cover: Double) {
+        let a = Int((Double(alpha) * cover).rounded())
+        if a == 0 { return }
+        let b = 255 - a
+        c[0] = UInt8((a * Int(color[0]) + b * Int(c[0]) + 128) / 255)
+        c[1] = UInt8((a * Int(color[1]) + b * Int(c[1]) + 128) / 255)
+        c[2] = UInt8((a * Int(color[2]) + b * Int(c[2]) + 128) / 255)
     }
 
     /// One row of "over": `alpha(i)` is the coverage of pixel i (0 keeps the canvas, 255

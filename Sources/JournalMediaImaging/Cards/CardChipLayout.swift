@@ -148,7 +148,7 @@ struct CardChipLayout {
             let x = left(chip)
             let textHeight = chip.text.measurement.logical.height
             let y = top + chip.row * (rowHeight + gap) + (rowHeight - textHeight) / 2
-            try canvas.place(layer.image, x: column.x + x + padding.x + layer.lineDx, y: y + layer.dy)
+            try canvas.place(layer.image, x: column.x + x + padding.x + layer.lineDx, y: y + layer.dy, ink: layer.ink)
             runs.append(CardTextRun.of(chip.text, x: column.x + x + padding.x, y: y, ownWidth: true,
                                        part: chip.more ? "more" : "chip"))
             missingGlyphs += chip.text.measurement.unknownGlyphs

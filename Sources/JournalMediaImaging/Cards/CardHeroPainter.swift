@@ -59,20 +59,23 @@ struct CardHeroPainter {
                 try draw(.frame(pins: pins, routes: routes, scaleLabel: nil), in: box, images: images)
                 return
             }
-            // The picture fills the box (cropped at the centre), so the region's unit frame
-            // maps onto the box with the crop taken off.
-            let placed = try drawImage(decoded.image, shape: .map, in: box)
-            drawn = placed.rect
-            let crop = placed.cropped
-            let place: (CardPoint) -> (x: Double, y: Double) = { point in
-                (Double(placed.x - box.x) + (point.x * crop.width - crop.x),
-                 Double(placed.y - box.y) + (point.y * crop.height - crop.y))
-            }
+            // The picture fills the box, or as much of it as keeps the route and the pins in
+            // view (`CardMapWindow`); they are drawn where the region puts them.
+            let picture = decoded.image
+            let content = Array(routes.joined()) + pins.map(\.point)
+            let padding = mapPadding(routes: routes, pins: pins)
+            let window = CardMapWindow(pictureWidth: picture.width, pictureHeight: picture.height,
+                                       boxWidth: box.width, boxHeight: box.height, content: content, padding: padding)
+            let placed = try drawMap(picture, window: window, in: box)
+            drawn = CardRect(x: box.x + placed.shown.x, y: box.y + placed.shown.y,
+                             width: placed.shown.width, height: placed.shown.height)
+            let place: Placement = { placed.place($0, pictureWidth: picture.width, pictureHeight: picture.height) }
             if !routes.isEmpty { try drawRoutes(routes, in: box, placement: place) }
             if !pins.isEmpty { try drawPins(pins, in: box, placement: place) }
         case .frame(let pins, let routes, let scaleLabel):
             drawn = box.rect
-            try drawFrame(in: box)
+            let onePlace = routes.isEmpty && pins.filter { $0.point.x.isFinite && $0.point.y.isFinite }.count == 1
+            try drawFrame(in: box, rings: onePlace)
             if !routes.isEmpty { try drawRoutes(routes, in: box, placement: nil) }
             if !pins.isEmpty { try drawPins(pins, in: box, placement: nil) }
             if routes.isEmpty && pins.isEmpty { try drawGlyph(.pin, in: box) }
@@ -82,43 +85,13 @@ struct CardHeroPainter {
 
     // MARK: Pictures
 
-    /// How a picture sits in the hero: a card shape, or `map` (fills the box, cropped at the
-    /// centre, corners rounded).
-    enum PictureShape { case rounded, circle, icon, map }
-
-    /// Where a picture went: its rectangle on the canvas, and the crop taken off the picture
-    /// scaled to `scaledWidth`×`scaledHeight` (zero unless it was cropped).
-    struct PlacedPicture {
-        var rect: CardRect
-        var cropped: (x: Double, y: Double, width: Double, height: Double)
-        var x: Int { rect.x }
-        var y: Int { rect.y }
-    }
-
     private func drawImage(_ source: VipsImageHandle, shape: CardImageShape, in box: CardBox) throws(VipsError) -> CardRect {
-        let pictureShape: PictureShape
-        switch shape {
-        case .rounded: pictureShape = .rounded
-        case .circle: pictureShape = .circle
-        case .icon: pictureShape = .icon
-        }
-        return try drawImage(source, shape: pictureShape, in: box).rect
-    }
-
-    private func drawImage(_ source: VipsImageHandle, shape: PictureShape, in box: CardBox) throws(VipsError) -> PlacedPicture {
         var image = try Self.srgb(source)
         let side = min(box.width, box.height)
         let radius: Double
-        var cropped = (x: 0.0, y: 0.0, width: Double(box.width), height: Double(box.height))
         switch shape {
         case .rounded:
             image = try Self.fitted(image, width: box.width, height: box.height, crop: false)
-            radius = Double(metrics.px(32))
-        case .map:
-            let scale = max(Double(box.width) / Double(max(1, source.width)), Double(box.height) / Double(max(1, source.height)))
-            let scaledWidth = Double(source.width) * scale, scaledHeight = Double(source.height) * scale
-            cropped = ((scaledWidth - Double(box.width)) / 2, (scaledHeight - Double(box.height)) / 2, scaledWidth, scaledHeight)
-            image = try Self.fitted(image, width: box.width, height: box.height, crop: true)
             radius = Double(metrics.px(32))
         case .circle:
             image = try Self.fitted(image, width: side, height: side, crop: true)
@@ -130,10 +103,50 @@ struct CardHeroPainter {
         }
         let x = box.x + (box.width - image.width) / 2
         let y = box.y + (box.height - image.height) / 2
-        let placed = PlacedPicture(rect: CardRect(x: x, y: y, width: image.width, height: image.height), cropped: cropped)
         // The rounded shape is computed as the picture is blended (no mask to rasterise).
         try canvas.place(image, x: x, y: y, cornerRadius: radius)
-        return placed
+        return CardRect(x: x, y: y, width: image.width, height: image.height)
+    }
+
+    /// The map picture's window (`CardMapWindow`) cut out, resized to its size in the box,
+    /// corners rounded; returns the window as drawn.
+    private func drawMap(_ source: VipsImageHandle, window: CardMapWindow, in box: CardBox) throws(VipsError) -> CardMapWindow {
+        var image = try Self.srgb(source)
+        let crop = window.crop
+        if crop.x != 0 || crop.y != 0 || crop.width != image.width || crop.height != image.height {
+            let extract = try VipsOperationCall("extract_area")
+            try extract.set("input", .image(image))
+            try extract.set("left", .int(crop.x))
+            try extract.set("top", .int(crop.y))
+            try extract.set("width", .int(crop.width))
+            try extract.set("height", .int(crop.height))
+            try extract.build()
+            image = try extract.outputImage()
+        }
+        image = try Self.fitted(image, width: window.shown.width, height: window.shown.height, crop: false)
+        let drawn = window.drawn(width: image.width, height: image.height, boxWidth: box.width, boxHeight: box.height)
+        try canvas.place(image, x: box.x + drawn.shown.x, y: box.y + drawn.shown.y, cornerRadius: Double(metrics.px(32)))
+        return drawn
+    }
+
+    /// Box pixels kept free around a map's content: the route's markers, a pin's height above its point.
+    private func mapPadding(routes: [[CardPoint]], pins: [CardPin]) -> (side: Double, top: Double, bottom: Double) {
+        let route = routes.isEmpty ? 0 : routeSizes.marker + routeSizes.stroke
+        guard !pins.isEmpty else { return (route, route, route) }
+        let scale = pinScale(single: pins.count == 1)
+        return (max(route, 14 * scale + 2), max(route, 40 * scale + 2), max(route, 4))
+    }
+
+    /// A route's stroke and start/end marker radius in this size class.
+    var routeSizes: (stroke: Double, marker: Double) {
+        let tile = spec.sizeClass == .tile
+        return (Double(metrics.px(tile ? 9 : 14)), Double(metrics.px(tile ? 13 : 28)))
+    }
+
+    /// A pin's size unit (the pin glyph is 40 units tall, 28 wide).
+    func pinScale(single: Bool) -> Double {
+        let tile = spec.sizeClass == .tile
+        return Double(metrics.px(single ? (tile ? 150 : 240) : (tile ? 56 : 92))) / 40
     }
 
     /// 8-bit sRGB with or without alpha, whatever the decode was (grey, grey + alpha).
@@ -221,35 +234,23 @@ struct CardHeroPainter {
         }
         if stops.isEmpty { stops = [colors.accent] }
         if stops.count == 1 { stops.append(stops[0]) }
-        let n = CardLayers.number
         let clamped = valence.isFinite ? min(1, max(-1, valence)) : 0
-        let petals = 6 + Int(((clamped + 1) / 2 * 6).rounded())
-        let c = Double(side) / 2, r = c * 0.96
-        var gradient = "<linearGradient id=\"g\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\">"
-        for (index, stop) in stops.enumerated() {
-            gradient += "<stop offset=\"\(n(Double(index) / Double(stops.count - 1)))\" stop-color=\"\(stop)\"/>"
+        do throws(CardRenderError) {
+            var bytes: [[UInt8]] = []
+            for stop in stops { bytes.append(try CardColor.rgb(stop, field: "mood").bytes) }
+            let form = CardMoodForm(stops: bytes, accent: try CardColor.rgb(colors.accent, field: "accent").bytes,
+                                    valence: clamped)
+            form.paint(into: canvas, x: x, y: y, side: side)
+        } catch {
+            throw VipsError(message: error.message)
         }
-        gradient += "</linearGradient>"
-        let petalWidth = r * (0.22 + 0.10 * (clamped + 1) / 2), petalLength = r * 0.5
-        var body = ""
-        for index in 0..<petals {
-            let angle = Double(index) * 360 / Double(petals)
-            body += "<ellipse cx=\"\(n(c))\" cy=\"\(n(c - petalLength))\" rx=\"\(n(petalWidth))\" ry=\"\(n(petalLength))\" "
-                + "transform=\"rotate(\(n(angle)) \(n(c)) \(n(c)))\"/>"
-        }
-        let stroke = Double(max(2, side / 160))
-        let svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(side)" height="\(side)"><defs>\(gradient)</defs>\
-            <g fill="url(#g)" fill-opacity="0.72" stroke="\(colors.accent)" stroke-opacity="0.55" stroke-width="\(n(stroke))">\(body)</g>\
-            <circle cx="\(n(c))" cy="\(n(c))" r="\(n(r * 0.3))" fill="url(#g)" stroke="\(colors.accent)" stroke-width="\(n(stroke * 1.5))"/></svg>
-            """
-        try canvas.place(try CardLayers.svg(svg), x: x, y: y)
         drawn = CardRect(x: x, y: y, width: side, height: side)
     }
 
     /// A place without a map picture: a faint tint of the accent over the hero with a
-    /// graticule, painted straight into the canvas (no drawing to rasterise).
-    private mutating func drawFrame(in box: CardBox) throws(VipsError) {
+    /// graticule, or for one place rings around where its pin stands (`rings`), painted
+    /// straight into the canvas (no drawing to rasterise).
+    private mutating func drawFrame(in box: CardBox, rings: Bool = false) throws(VipsError) {
         let accent: [UInt8]
         do throws(CardRenderError) { accent = try CardColor.rgb(colors.accent, field: "accent").bytes } catch {
             throw VipsError(message: error.message)
@@ -257,6 +258,20 @@ struct CardHeroPainter {
         let radius = metrics.px(32)
         canvas.tint(box, color: accent, alpha: 18, radius: radius)
         let stroke = max(1, metrics.px(3))
+        if rings {
+            // Centred on the single pin's point (see drawPins), spaced evenly to the far corner.
+            let top = 40 * pinScale(single: true)
+            let cx = Double(box.x) + Double(box.width) / 2, cy = Double(box.y) + (Double(box.height) + top) / 2
+            let spacing = Double(min(box.width, box.height)) / 5
+            var ring = spacing
+            let clip = CardBox(x: box.x + radius / 3, y: box.y + radius / 3, width: box.width - 2 * radius / 3,
+                               height: box.height - 2 * radius / 3)
+            while ring < Double(max(box.width, box.height)) {
+                canvas.ring(centerX: cx, centerY: cy, radius: ring, width: Double(stroke), color: accent, alpha: 46, clip: clip)
+                ring += spacing
+            }
+            return
+        }
         let cell = max(8, min(box.width, box.height) / 4)
         var x = box.x + (box.width % cell) / 2
         while x < box.x + box.width {
@@ -277,7 +292,7 @@ struct CardHeroPainter {
     /// A short text (the scale, "+N") in the first corner of the hero where it hits no pin
     /// and no label already drawn; left out when every corner is taken, and on a tile.
     private mutating func drawCornerLabel(_ label: String, in box: CardBox, part: String) throws(VipsError) {
-        guard spec.sizeClass != .tile, !CardTextFitter.isBlank(label),
+        guard spec.sizeClass != .tile || part == "more", !CardTextFitter.isBlank(label),
               let fitted = CardTextFitter.fit(label, style: CardTextStyle(
                   weight: part == "scale" ? .medium : .semibold, color: part == "scale" ? colors.secondary : colors.foreground,
                   width: box.width / 2, size: metrics.floor, minimumSize: metrics.floor, maxLines: 1, maxHeight: nil))
@@ -332,7 +347,7 @@ struct CardHeroPainter {
         }
         let layer = try CardLayers.text(fitted)
         let textX = left + (side - layer.image.width) / 2, textY = top + (side - layer.image.height) / 2
-        try canvas.place(layer.image, x: textX, y: textY)
+        try canvas.place(layer.image, x: textX, y: textY, ink: layer.ink)
         texts.append(CardTextRun(part: "initials", text: fitted.shown,
                                  box: CardRect(x: textX, y: textY, width: layer.image.width, height: layer.image.height),
                                  pixelSize: fitted.size))
@@ -386,8 +401,7 @@ struct CardHeroPainter {
         let total = cleaned.reduce(0) { $0 + $1.count }
         let stride = max(1, (total + Self.maxRoutePoints - 1) / Self.maxRoutePoints)
         if stride > 1 { warnings.append("route: \(total) points thinned to every \(stride)th") }
-        let tile = spec.sizeClass == .tile
-        let stroke = Double(metrics.px(tile ? 9 : 14)), marker = Double(metrics.px(tile ? 13 : 28))
+        let (stroke, marker) = routeSizes
         let inset = marker + stroke
         let fit = FrameFit(points: Array(cleaned.joined()), x: inset, y: inset,
                            width: max(1, Double(box.width) - 2 * inset), height: max(1, Double(box.height) - 2 * inset))
@@ -445,8 +459,7 @@ struct CardHeroPainter {
         }
         if given.count > shown.count { warnings.append("pins: \(shown.count) of \(given.count) shown") }
         let single = shown.count == 1
-        let tile = spec.sizeClass == .tile
-        let pinScale = Double(metrics.px(single ? (tile ? 150 : 240) : (tile ? 56 : 92))) / 40
+        let pinScale = pinScale(single: single)
         let n = CardLayers.number
         // The pin's tip sits on its point; the area leaves room for the tallest pin above
         // and half a pin beside.
@@ -483,7 +496,7 @@ struct CardHeroPainter {
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)">\(body)</svg>
             """
         try canvas.place(try CardLayers.svg(svg), x: box.x + Int(minX), y: box.y + Int(minY))
-        guard !single && !tile else { return }
+        guard !single else { return }
         try drawPinLabels(Array(zip(shown, tips)), in: box, pinScale: pinScale)
     }
 
@@ -527,7 +540,7 @@ struct CardHeroPainter {
 
     private mutating func drawLabel(_ fitted: FittedText, at spot: CardRect, part: String) throws(VipsError) {
         let layer = try CardLayers.text(fitted)
-        try canvas.place(layer.image, x: spot.x + layer.lineDx, y: spot.y + layer.dy)
+        try canvas.place(layer.image, x: spot.x + layer.lineDx, y: spot.y + layer.dy, ink: layer.ink)
         texts.append(CardTextRun(part: part, text: fitted.shown, box: spot, pixelSize: fitted.size))
         missingGlyphs += fitted.measurement.unknownGlyphs
         truncated = truncated || fitted.truncated

@@ -109,7 +109,7 @@ struct CardDrawing {
                                part: String) throws(CardRenderError) {
         do throws(VipsError) {
             let layer = try CardLayers.text(fitted)
-            try canvas.place(layer.image, x: x + (ownWidth ? layer.lineDx : layer.dx), y: y + layer.dy)
+            try canvas.place(layer.image, x: x + (ownWidth ? layer.lineDx : layer.dx), y: y + layer.dy, ink: layer.ink)
         } catch {
             throw .drawing(stage: part, message: error.message)
         }

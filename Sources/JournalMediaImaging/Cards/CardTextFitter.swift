@@ -38,6 +38,8 @@ struct FittedText {
     /// The plain text drawn (after any cut).
     var shown: String
     var centred = false
+    /// The text's colour, `#RRGGBB` (also in the markup).
+    var color = "#000000"
 }
 
 /// Fits text into a box the way the cards want it: wrapped at the box width between words,
@@ -103,13 +105,19 @@ enum CardTextFitter {
     }
 
     /// Collapses runs of white space and line breaks into single spaces and trims the ends:
-    /// card texts are flowed, not typeset line by line. No-break spaces are kept (they glue).
+    /// card texts are flowed, not typeset line by line. No-break spaces are kept (they glue);
+    /// the narrow one (U+202F, which ICU puts before "AM"/"PM") is set as a full no-break
+    /// space: at card sizes the narrow one draws "7:00 AM" so tight that it reads as one word.
     static func normalised(_ text: Substring) -> String {
         var out = ""
         var pendingSpace = false
         for character in text {
             if (character.isWhitespace || character.isNewline) && !noBreak.contains(character) {
                 pendingSpace = !out.isEmpty
+            } else if character == "\u{202F}" {
+                if pendingSpace { out.append(" ") }
+                pendingSpace = false
+                out.append("\u{00A0}")
             } else {
                 if pendingSpace { out.append(" ") }
                 pendingSpace = false
@@ -152,7 +160,7 @@ enum CardTextFitter {
             }
             if !cappedAway && fits(measurement, style) && (!measurement.brokenWord || size <= style.minimumSize) {
                 return FittedText(markup: markup, font: font, size: size, width: style.width, measurement: measurement,
-                                  truncated: false, shown: capped, centred: style.centred)
+                                  truncated: false, shown: capped, centred: style.centred, color: style.color)
             }
             if size <= style.minimumSize { break }
             size = max(style.minimumSize, size - style.step)
@@ -181,7 +189,7 @@ enum CardTextFitter {
                 return nil
             }
             return FittedText(markup: markup, font: font, size: size, width: style.width, measurement: measurement,
-                              truncated: true, shown: shown, centred: style.centred)
+                              truncated: true, shown: shown, centred: style.centred, color: style.color)
         }
         var low = 0, high = characters.count
         var best: FittedText? = nil

@@ -36,6 +36,9 @@ enum PangoTextMeasure {
     private final class State: @unchecked Sendable {
         let lock = NSLock()
         let context: OpaquePointer?
+        /// Recent measurements by text (colour left out), font, width and alignment: the light
+        /// and dark cards of one size class lay out the same texts, so the second is free.
+        var recent: [String: TextMeasurement] = [:]
 
         init() {
             let fontMap = pango_cairo_font_map_new()
@@ -49,9 +52,29 @@ enum PangoTextMeasure {
 
     /// Measures `markup` set in `font` (a Pango font description such as
     /// "Noto Sans Bold 72px"), wrapped at `width` pixels when `width > 0`.
+    /// Remembers the last few hundred measurements (the layout does not depend on the colour).
     static func measure(markup: String, font: String, width: Int, centred: Bool = false) -> TextMeasurement? {
+        let key = "\(font)\u{1}\(width)\u{1}\(centred)\u{1}\(colourless(markup))"
         state.lock.lock()
         defer { state.lock.unlock() }
+        if let known = state.recent[key] { return known }
+        let measured = layOut(markup: markup, font: font, width: width, centred: centred)
+        if let measured {
+            if state.recent.count >= 512 { state.recent.removeAll(keepingCapacity: true) }
+            state.recent[key] = measured
+        }
+        return measured
+    }
+
+    /// The markup without the card's colour span (`<span foreground="#RRGGBB">…</span>`), for
+    /// keys of what does not depend on the colour.
+    static func colourless(_ markup: String) -> Substring {
+        let prefix = "<span foreground=\""
+        guard markup.hasPrefix(prefix), let end = markup.range(of: "\">") else { return Substring(markup) }
+        return markup[end.upperBound...]
+    }
+
+    private static func layOut(markup: String, font: String, width: Int, centred: Bool) -> TextMeasurement? {
         guard let context = state.context, let layout = pango_layout_new(context) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         pango_layout_set_markup(layout, markup, -1)
