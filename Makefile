@@ -64,6 +64,7 @@ test: deps
 
 bench-deps: deps
 	$(call apt_install,$(BENCH_APT_PACKAGES) libimage-exiftool-perl)
+	Benchmarks/fetch_heic_photos.sh
 
 bench: bench-deps release
 	Benchmarks/run.sh
