@@ -91,6 +91,7 @@ example: deps
 
 bench-deps: deps
 	$(call apt_install,$(BENCH_APT_PACKAGES) libimage-exiftool-perl)
+	Benchmarks/fetch_heic_photos.sh
 
 bench: bench-deps release
 	Benchmarks/run.sh

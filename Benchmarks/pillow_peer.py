@@ -15,6 +15,9 @@ import pillow_heif
 from peer_pool import run
 
 pillow_heif.register_heif_opener()
+# Samsung's 200 MP HEICs (the heic class has one) are over Pillow's decompression-bomb limit
+# (179 MP); a backend that takes phone photos raises it, as journal-media's grid limit does.
+Image.MAX_IMAGE_PIXELS = 300_000_000
 
 
 def convert_one(path, out_dir):

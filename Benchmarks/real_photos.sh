@@ -7,7 +7,8 @@
 #           shrink fits to 1600 px, some sideways, some tagged sRGB or Display P3
 #   small   JPEGs under 200 KB (640–1200 px): the fixed per-asset costs
 #   png     PNGs, opaque photos and RGBA "stickers" with real transparency
-#   heic    phone-like HEICs (x265 through libheif), 12 MP
+#   heic    phone-like HEICs (x265 through libheif), 12 MP, and real ones: the 13 phone and
+#           camera photos of pillow-heif's sdist (Benchmarks/fetch_heic_photos.sh) and the corpus's
 # made by Benchmarks/photo_like.py with the vips CLI (deterministic, no downloads). When the
 # corpus (CORPUS, default ../shared/corpus) exists, its real files of each class are added
 # (camera JPEGs over 500 KB, JPEGs of 20–200 KB, PNGs over 20 KB, HEICs).
@@ -121,6 +122,12 @@ add_corpus camera \( -iname '*.jpg' -o -iname '*.jpeg' \) -size +500k
 add_corpus small \( -iname '*.jpg' -o -iname '*.jpeg' \) -size +20k -size -200k
 add_corpus png -iname '*.png' -size +20k
 add_corpus heic -iname '*.heic'
+# Real phone and camera HEIFs from pillow-heif's sdist (Benchmarks/fetch_heic_photos.sh, run by
+# make bench-deps; fetched here when missing), named like the corpus's copies.
+if wants heic; then
+  Benchmarks/fetch_heic_photos.sh "$bench/heic-photos"
+  for f in "$bench/heic-photos"/*; do cp "$f" "$real/heic/corpus-pillow-heif-$(basename "$f")"; done
+fi
 
 source Benchmarks/measure.sh
 # measure_cpu CMD...: like measure, but prints "best_seconds cpu_seconds_of_best peak_rss_kib".

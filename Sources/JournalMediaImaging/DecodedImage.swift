@@ -209,7 +209,15 @@ package enum ImageDecoder {
     /// A HEIC decoded by `HEIFHEVCDecoder` (already fitted and upright) as a libvips image:
     /// converted to sRGB from its ICC profile (relative intent, as libvips' thumbnail does) or
     /// from libvips' built-in Display P3 profile, then held in memory with no metadata fields.
+    /// The conversion is one kept lcms transform (`DirectProfileTransform.packedRGBToSRGB`);
+    /// libvips' `icc_transform` when lcms cannot build that.
     private static func decodedHEIC(_ fast: HEIFDecodedRGB, colourManaged: Bool) throws(VipsError) -> DecodedImage {
+        // The profile's transform straight to sRGB, built once per profile (`DirectProfileTransform`).
+        if colourManaged, let profile = fast.iccProfile ?? (fast.builtInProfile == "p3" ? DirectProfileTransform.displayP3Profile : nil),
+           let converted = try DirectProfileTransform.packedRGBToSRGB(fast.rgb, width: fast.width, height: fast.height,
+                                                                      profile: profile) {
+            return DecodedImage(image: converted, hasRealTransparency: false)
+        }
         var image = try VipsImageHandle.copyingPackedRGB(fast.rgb, width: fast.width, height: fast.height)
         if colourManaged, fast.iccProfile != nil || fast.builtInProfile != nil {
             let transform = try VipsOperationCall("icc_transform")

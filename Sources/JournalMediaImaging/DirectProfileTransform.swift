@@ -1,3 +1,4 @@
+import Foundation
 import CLCMS2
 import CVips
 
@@ -75,6 +76,82 @@ enum DirectProfileTransform {
                                                                   interpretation: VIPS_INTERPRETATION_sRGB)
         cmsDoTransform(transform, source, target, cmsUInt32Number(pixels))
         return converted
+    }
+
+    /// Packed 8-bit RGB (`pixels` of them, a decoded HEIC's) converted from the RGB `profile`
+    /// to libvips' sRGB, relative colorimetric intent, into a new 3-band memory image tagged
+    /// sRGB. One lcms transform, 8 bits in and out, optimised by lcms, made once per distinct profile and kept
+    /// (`cachedTransform`: one phone's photos carry the same profile bytes; two iPhones' differ). Nil when it
+    /// does not apply (a profile lcms cannot open or that is not RGB, a transform it cannot
+    /// build): the caller's `icc_transform` then decides, as before.
+    ///
+    /// Why: libvips' `icc_transform` builds its lcms transform on every call (64.5 M
+    /// instructions for an iPhone's Display P3 profile, `cmsReverseToneCurve` of the sRGB
+    /// output curve most of it) and copies the pixels into a libvips pipeline first; here the
+    /// transform is built once per distinct profile and applied straight from the decoded
+    /// buffer. lcms' per-pixel cost is the same either way (~117 instructions per pixel: it
+    /// does not take its 8-bit matrix-shaper shortcut for these profiles), 225 M for a 1600 px
+    /// rendition: the largest cost after the HEVC decode, left for later (Benchmarks/RESULTS.md,
+    /// "HEIC: where the CPU goes").
+    /// Runs on the decode's thread; costs a lock round trip and the transform per pixel (the
+    /// first file with a profile also builds it).
+    package static func packedRGBToSRGB(_ rgb: [UInt8], width: Int, height: Int,
+                                        profile: [UInt8]) throws(VipsError) -> VipsImageHandle? {
+        guard width > 0, height > 0, rgb.count == width * height * 3, !profile.isEmpty,
+              let transform = cachedTransform(profile) else { return nil }
+        let (converted, target) = try VipsImageHandle.memoryImage(width: width, height: height, bands: 3,
+                                                                  interpretation: VIPS_INTERPRETATION_sRGB)
+        rgb.withUnsafeBytes { source in
+            cmsDoTransform(transform.handle, source.baseAddress, target, cmsUInt32Number(width * height))
+        }
+        return converted
+    }
+
+    /// An lcms transform kept for the life of the process (never deleted; at most
+    /// `maxCachedTransforms`), used from any thread (`cmsFLAGS_NOCACHE`: no shared one-pixel cache).
+    final class KeptTransform: @unchecked Sendable {
+        let handle: cmsHTRANSFORM
+        init(_ handle: cmsHTRANSFORM) { self.handle = handle }
+        deinit { cmsDeleteTransform(handle) }
+    }
+
+    /// libvips' built-in Display P3 profile (`profile_load("p3")`), what an nclx-tagged P3
+    /// HEIC is converted from. Loaded once.
+    package static let displayP3Profile: [UInt8]? = builtInProfile("p3")
+
+    private static let maxCachedTransforms = 8
+    private static let cacheLock = NSLock()
+    nonisolated(unsafe) private static var transforms: [[UInt8]: KeptTransform] = [:]
+
+    /// The optimised RGB 8 → sRGB 8 transform for `profile`, built once per profile.
+    static func cachedTransform(_ profile: [UInt8]) -> KeptTransform? {
+        if let kept = cacheLock.withLock({ transforms[profile] }) { return kept }
+        guard let srgb = srgbProfile else { return nil }
+        let input = profile.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
+        guard let input else {
+            _ = VipsRuntime.takeErrorBuffer()
+            return nil
+        }
+        defer { cmsCloseProfile(input) }
+        // Device-link, abstract and named-colour profiles are not a picture's colour space
+        // (libvips' icc_transform refuses them, and the decode then ignores the profile).
+        let usableClasses = [cmsSigDisplayClass, cmsSigInputClass, cmsSigOutputClass, cmsSigColorSpaceClass]
+        guard cmsGetColorSpace(input) == cmsSigRgbData, usableClasses.contains(cmsGetDeviceClass(input)) else { return nil }
+        let output = srgb.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
+        guard let output else { return nil }
+        defer { cmsCloseProfile(output) }
+        guard let handle = cmsCreateTransform(input, JM_TYPE_RGB_8, output, JM_TYPE_RGB_8,
+                                              cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC),
+                                              cmsUInt32Number(cmsFLAGS_NOCACHE)) else {
+            _ = VipsRuntime.takeErrorBuffer()
+            return nil
+        }
+        let kept = KeptTransform(handle)
+        return cacheLock.withLock {
+            if let other = transforms[profile] { return other }
+            if transforms.count < maxCachedTransforms { transforms[profile] = kept }
+            return kept
+        }
     }
 
     /// Whether libvips' `icc_transform` of an image of this layout with this embedded profile

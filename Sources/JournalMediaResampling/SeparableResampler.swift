@@ -61,7 +61,9 @@ package enum SeparableResampler {
     /// plane enlarged by `PlaneRowResampler`: the same Lanczos-3, not widened).
     static func taps(inSize: Int, outSize: Int, extent: Double? = nil) -> Taps {
         let positions = (0..<outSize).map { realTaps(inSize: inSize, outSize: outSize, position: $0, extent: extent) }
-        let widest = positions.map(\.weights.count).max() ?? 0
+        // A closure, not the key path `\.weights.count`: swift_getAtKeyPath per position was a
+        // quarter of this function's instructions (14 M of 54 M converting a 12 MP HEIC).
+        let widest = positions.reduce(0) { max($0, $1.weights.count) }
         var taps = Taps()
         taps.stride = (widest + 3) & ~3
         taps.weights = [Int16](repeating: 0, count: outSize * taps.stride)

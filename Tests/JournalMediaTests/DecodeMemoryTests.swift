@@ -44,4 +44,47 @@ import Testing
         #expect(!WholeImageDecodeGate.isWholeImage(sized(eightBit, .heic, 4032, 3024)))
         #expect(!WholeImageDecodeGate.isWholeImage(sized(tenBit, .png, 4000, 3000)))
     }
+
+    /// Issue 29: a 10-bit grid HEIC of at least 4 MP is decoded a row of tiles at a time by
+    /// the HEVC path, its memory bounded by that strip, so two such decodes run at once: the
+    /// gate admits the second while the first holds it (both shared). Before, every 10/12-bit
+    /// HEIC of 4 MP or more took the gate exclusively, and the second waited (here its guard,
+    /// already cancelled, ends that wait with a stop reason instead of admission).
+    @Test func twoTenBitGridHEICDecodesAreAdmittedAtOnce() throws {
+        let sample = Array(try Data(contentsOf: TestSupport.sample("heif/10bit-422-grid-rotated.heic")))
+        let coded = try #require(HEIFImageItems.primary(in: MemoryBytes(bytes: sample)))
+        // 16 × 16 of its 128×128 10-bit 4:2:2 tiles: 2048×2048, 4.2 MP.
+        let file = LargeGridHEICTests.gridHEIF(configuration: coded.configuration, tiles: coded.tiles, tileSize: 128,
+                                               columns: 16, rows: 16)
+        let header = try file.withUnsafeBytes { try ImageHeaderReader.read($0, format: .heic) }
+        #expect(header.highBitDepth && header.pixelCount >= WholeImageDecodeGate.minimumPixels)
+        #expect(WholeImageDecodeGate.isWholeImage(header), "without its bytes, a 10-bit HEIC libvips would decode whole")
+        #expect(!file.withUnsafeBytes { WholeImageDecodeGate.isWholeImage(header, bytes: $0) })
+        let first = file.withUnsafeBytes { WholeImageDecodeGate.Hold(header: header, bytes: $0) }
+        let second = file.withUnsafeBytes { WholeImageDecodeGate.Hold(header: header, bytes: $0) }
+        let stopAtOnce = DecodeGuard()
+        stopAtOnce.cancel()
+        #expect(first.enter(unless: stopAtOnce) == nil)
+        defer { first.leave() }
+        #expect(second.enter(unless: stopAtOnce) == nil, "the second decode waited for the first")
+        defer { second.leave() }
+        #expect(!first.exclusive && !second.exclusive)
+        #expect(WholeImageDecodeGate.holders.shared >= 2 && !WholeImageDecodeGate.holders.exclusive)
+        // And the file decodes on the HEVC path, tile row by tile row, upright and whole.
+        let decoded = try file.withUnsafeBytes { raw in
+            try StillDecoding.pixels(raw, header: header, box: (512, 512), upscale: false, gate: second)
+        }
+        #expect(decoded.image.width == 512 && decoded.image.height == 512)
+        #expect(!second.exclusive, "the HEVC path took it: no whole-image fallback")
+    }
+
+    /// A 10-bit HEIC that is one item (not a grid) still takes the gate exclusively: the HEVC
+    /// path holds its whole decoded picture at 16 bits per sample.
+    @Test func aLargeTenBitSingleItemHEICStillTakesTheGateAlone() throws {
+        let bytes = Array(try Data(contentsOf: TestSupport.sample("heif/10bit-422.heic")))
+        var header = try bytes.withUnsafeBytes { try ImageHeaderReader.read($0, format: .heic) }
+        header.storedWidth = 4000
+        header.storedHeight = 3000
+        #expect(bytes.withUnsafeBytes { WholeImageDecodeGate.isWholeImage(header, bytes: $0) })
+    }
 }

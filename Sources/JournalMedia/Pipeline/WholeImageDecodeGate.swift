@@ -9,7 +9,8 @@ import JournalMediaImaging
 /// (and, for AV1, dav1d or libaom keep their own frame buffers), so a 20-megapixel 10-bit AVIF
 /// holds about 540 MB inside libheif alone, about 30 bytes per pixel in all. Decodes that go
 /// that way — AVIF, and 10/12-bit or alpha HEIF (8-bit HEIC without alpha takes the libavcodec
-/// path, about 2 bytes per pixel) — of at least `minimumPixels` take the gate exclusively:
+/// path, about 2 bytes per pixel; so does a 10/12-bit grid HEIC, decoded a row of tiles at a
+/// time, its memory bounded by that strip: see `Hold`) — of at least `minimumPixels` take the gate exclusively:
 /// they wait for the decodes in progress to finish, no other decode starts meanwhile, and
 /// glibc is asked to return the memory other threads freed (`malloc_trim`) before and after.
 /// Every other still decode takes the gate shared, so ordinary decodes run beside each other
@@ -28,14 +29,76 @@ enum WholeImageDecodeGate {
     nonisolated(unsafe) private static var exclusiveHeld = false
     nonisolated(unsafe) private static var exclusiveWaiting = 0
 
-    /// Whether decoding the image `header` describes needs the gate exclusively.
-    static func isWholeImage(_ header: ImageHeader) -> Bool {
+    /// Whether decoding the image `header` describes needs the gate exclusively. With the
+    /// file's `bytes`, a 10/12-bit HEIC that the HEVC path decodes a row of tiles at a time
+    /// (a grid of HEVC tiles whose primary image that path takes: `boundedByTileRows`) does not.
+    static func isWholeImage(_ header: ImageHeader, bytes: UnsafeRawBufferPointer? = nil) -> Bool {
         guard header.pixelCount >= minimumPixels else { return false }
         // JPEG XL (libjxl), JPEG 2000 (OpenJPEG), and the formats loaded whole (BMP, ICO,
         // Netpbm, PFM, OpenEXR, Radiance) have no shrink-on-load either.
         if header.format == .jxl || header.format.loadsWhole { return true }
         guard header.format == .heic || header.format == .avif else { return false }
-        return header.format == .avif || header.highBitDepth || header.hasAlpha
+        guard header.format == .avif || header.highBitDepth || header.hasAlpha else { return false }
+        return !(header.format == .heic && !header.hasAlpha && bytes.map(boundedByTileRows) == true)
+    }
+
+    /// Whether the HEVC path decodes this HEIF a row of tiles at a time: its primary image is
+    /// a grid of HEVC tiles and `HEIFImageItems` takes it (no alpha, no PQ/HLG nclx, known
+    /// properties). Costs the `meta` walk and a copy of the coded tiles (the file's size).
+    /// What only the stream reveals (a PQ/HLG VUI, a pixel format that path does not convert)
+    /// sends the decode to libvips after all: `Hold.beforeWholeImageDecode` then takes the
+    /// gate exclusively.
+    static func boundedByTileRows(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let source = BorrowedBytes(bytes: bytes)
+        return HEIFImageItems.isTiledGrid(in: source) && HEIFImageItems.primaryAndThumbnail(in: source) != nil
+    }
+
+    /// The gate as one decode holds it, from `enter` to `leave`: shared or exclusive as
+    /// `isWholeImage` chose, or not at all once a wait for it was stopped. A 10/12-bit grid
+    /// HEIC enters shared; if the HEVC path declines it and libvips is to decode it whole,
+    /// `beforeWholeImageDecode` gives the shared hold back and waits for the exclusive one.
+    /// Used on the decode's own thread only.
+    final class Hold: @unchecked Sendable {
+        private(set) var exclusive: Bool
+        private var held = false
+        /// Whether a libvips fallback must first take the gate exclusively.
+        private let upgradesBeforeWholeImage: Bool
+
+        init(header: ImageHeader, bytes: UnsafeRawBufferPointer) {
+            exclusive = WholeImageDecodeGate.isWholeImage(header, bytes: bytes)
+            upgradesBeforeWholeImage = !exclusive && WholeImageDecodeGate.isWholeImage(header)
+        }
+
+        /// Takes the gate (see `WholeImageDecodeGate.enter`); nil when taken.
+        func enter(unless stop: DecodeGuard?) -> StopReason? {
+            let reason = WholeImageDecodeGate.enter(exclusive: exclusive, unless: stop)
+            held = reason == nil
+            return reason
+        }
+
+        /// Before libvips decodes the picture whole: the exclusive gate, when this decode
+        /// entered shared on the HEVC path's account. Returns the stop reason when the wait
+        /// was stopped (the gate is then not held).
+        func beforeWholeImageDecode(unless stop: DecodeGuard?) -> StopReason? {
+            guard held, upgradesBeforeWholeImage, !exclusive else { return nil }
+            WholeImageDecodeGate.leave(exclusive: false)
+            exclusive = true
+            return enter(unless: stop)
+        }
+
+        /// Gives the gate back, if held.
+        func leave() {
+            if held { WholeImageDecodeGate.leave(exclusive: exclusive) }
+            held = false
+        }
+    }
+
+    /// The decodes holding the gate now: shared holders and whether one holds it exclusively
+    /// (tests assert on admission with it).
+    static var holders: (shared: Int, exclusive: Bool) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (sharedHolders, exclusiveHeld)
     }
 
     /// Takes the gate: exclusively for a whole-image decode (after the decodes in progress),

@@ -151,9 +151,8 @@ enum StillDecoding {
         func fail(_ stage: ProcessingStage, _ reason: AssetErrorReason?, _ message: String) -> AssetError {
             AssetError(file: name, stage: stage, reason: reason, message: message)
         }
-        let wholeImage = WholeImageDecodeGate.isWholeImage(header)
-        if let reason = WholeImageDecodeGate.enter(exclusive: wholeImage, unless: DecodeGuard.current),
-           let outer = DecodeGuard.current {
+        let gate = bytes.withUnsafeBytes { WholeImageDecodeGate.Hold(header: header, bytes: $0) }
+        if let reason = gate.enter(unless: DecodeGuard.current), let outer = DecodeGuard.current {
             throw outer.error(file: name, stage: .decode, reason: reason)
         }
         // One guard for this decode: its own deadline, and the caller's guard (cancellation,
@@ -176,11 +175,11 @@ enum StillDecoding {
                        + "\(limit) s limit (--timeout)\(progress)")
         }
         let work = { () -> Result<LenientDecode, VipsError> in
-            defer { WholeImageDecodeGate.leave(exclusive: wholeImage) }
+            defer { gate.leave() }
             return bytes.withUnsafeBytes { raw in
                 Result { () throws(VipsError) in
                     try lenientPixels(raw, header: header, box: box, upscale: upscale,
-                                      limits: PixelLimits(whole: plan.maxPixels, tiled: plan.maxTiledPixels))
+                                      limits: PixelLimits(whole: plan.maxPixels, tiled: plan.maxTiledPixels), gate: gate)
                 }
             }
         }
@@ -215,10 +214,11 @@ enum StillDecoding {
     /// end of JPEG file", libvips' "Premature end of input file"), which libjpeg would fill
     /// with grey. Other formats are decoded with `fail_on=truncated` only.
     static func lenientPixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
-                              upscale: Bool, limits: PixelLimits = PixelLimits()) throws(VipsError) -> LenientDecode {
+                              upscale: Bool, limits: PixelLimits = PixelLimits(),
+                              gate: WholeImageDecodeGate.Hold? = nil) throws(VipsError) -> LenientDecode {
         guard header.format == .jpeg else {
             return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .truncated,
-                                                   limits: limits))
+                                                   limits: limits, gate: gate))
         }
         do {
             return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .warning))
@@ -237,9 +237,11 @@ enum StillDecoding {
     /// else libvips.
     /// `limits`: the largest image decoded whole (libvips) and the largest grid HEIC decoded
     /// tile by tile (`Defaults.maxTiledPixels`); the header was checked against the one that applies.
+    /// `gate`: the decode's hold on `WholeImageDecodeGate`, made exclusive before libvips
+    /// decodes a HEIC whole that entered shared for the HEVC path.
     static func pixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
                        upscale: Bool, failOn: ImageDecoder.DecodeFailure = .truncated,
-                       limits: PixelLimits = PixelLimits()) throws(VipsError) -> DecodedImage {
+                       limits: PixelLimits = PixelLimits(), gate: WholeImageDecodeGate.Hold? = nil) throws(VipsError) -> DecodedImage {
         var declined: String?
         if header.format == .heic, !upscale {
             switch HEIFHEVCDecoder.attempt(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
@@ -253,6 +255,9 @@ enum StillDecoding {
                 throw VipsError(message: "a \(header.storedWidth)×\(header.storedHeight) HEIC is over the limit of "
                     + "\(limits.whole) pixels for a whole-image decode, and the tile-wise HEVC decode declined it: "
                     + (declined ?? ""))
+            }
+            if let reason = gate?.beforeWholeImageDecode(unless: DecodeGuard.current) {
+                throw VipsError(message: "stopped (\(reason)) waiting to decode the HEIC whole")
             }
         }
         if header.format == .avif, !upscale,
