@@ -242,7 +242,8 @@ public struct AssetProcessor: Sendable {
         (record.motionDevice, record.motionInode) = (motion.identity?.device, motion.identity?.inode)
         record.motionMediaType = motion.format?.mediaType
         if result.captureDate == nil || result.captureDate?.confidence == .fileModified {
-            result.captureDate = motion.captureDate ?? result.captureDate
+            let motionDate = options.includeLocation ? motion.captureDate : motion.captureDate?.withoutPlaceZone()
+            result.captureDate = motionDate ?? result.captureDate
         }
         if options.includeLocation, result.location == nil, let location = motion.location {
             result.location = location
@@ -277,15 +278,15 @@ public struct AssetProcessor: Sendable {
 
 extension AssetResult {
     /// A result carrying what the probe found: name, size, time, format, capture date,
-    /// location (unless `includeLocation` is false: then neither it nor the warnings about
-    /// it), camera, identifier.
+    /// location (unless `includeLocation` is false: then neither it, nor the warnings about
+    /// it, nor a date offset taken from its place's time zone), camera, identifier.
     init(probe: ProbedAsset, includeLocation: Bool = true) {
         self.init(source: probe.name)
         bytes = probe.size
         modified = probe.modified
         fileIdentity = probe.identity
         format = probe.format
-        captureDate = probe.captureDate
+        captureDate = includeLocation ? probe.captureDate : probe.captureDate?.withoutPlaceZone()
         camera = probe.camera
         if includeLocation {
             location = probe.location

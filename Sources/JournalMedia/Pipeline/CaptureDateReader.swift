@@ -55,9 +55,11 @@ public struct Inspection: Sendable {
 }
 
 extension Inspection {
-    /// The inspection without `location` (and the warnings about it): `--no-location`.
+    /// The inspection without `location` (and the warnings about it, and a capture date's
+    /// offset taken from the place's time zone): `--no-location`.
     public func withoutLocation() -> Inspection {
         var copy = self
+        copy.captureDate = captureDate?.withoutPlaceZone()
         copy.location = nil
         copy.place = nil
         copy.warnings = []
@@ -134,6 +136,11 @@ struct HeaderMetadata {
         var resolver = CaptureDateResolver(fileName: fileName, modified: modified)
         resolver.sidecar = sidecar
         var metadata = HeaderMetadata()
+        // An XMP sidecar's position comes first, as its full timestamp does: a location set or
+        // corrected in Lightroom or darktable for a raw file or a movie lives only there.
+        if let sidecar, sidecar[XMPName(XMPName.exifNamespace, "GPSLatitude")] != nil {
+            metadata.settle(LocationReader.read(sidecar, source: "xmp-sidecar.exif:GPS", warnings: &metadata.warnings))
+        }
         if format.isVideo || format.isAudio {
             let tags = container?.tags
             metadata.durationSeconds = container?.durationSeconds
@@ -154,8 +161,10 @@ struct HeaderMetadata {
                 resolver.recordingDate = (avchd, AVCHDRecordingDate.source)
             }
             metadata.contentIdentifier = tags?[contentIdentifierKey].flatMap(Self.identifier)
-            if let tags {
-                metadata.settle(LocationReader.read(containerTags: tags, warnings: &metadata.warnings))
+            if var tags {
+                let matroska = format == .mkv || format == .webm
+                if matroska { tags = LocationReader.matroskaTags(tags) }
+                metadata.settle(LocationReader.read(containerTags: tags, matroska: matroska, warnings: &metadata.warnings))
                 metadata.camera = CameraReader.read(containerTags: tags)
             }
         } else {
@@ -182,6 +191,7 @@ struct HeaderMetadata {
                 metadata.settle(LocationReader.read(packet, warnings: &metadata.warnings))
             }
         }
+        resolver.location = metadata.location
         metadata.captureDate = resolver.resolve()
         return metadata
     }
