@@ -51,6 +51,15 @@ public struct AssetProcessor: Sendable {
         }
     }
 
+    /// `process(data:filename:modified:deadlineSeconds:)` for bytes held in a `Data` (a
+    /// Foundation or URLSession body): the same processing, on the executor like every other
+    /// entry point. Costs one copy of the bytes into the `[UInt8]` the pipeline reads (a
+    /// `[UInt8]` is taken as it is, without a copy, by the overload above).
+    public func process(data: Data, filename: String, modified: Double? = nil,
+                        deadlineSeconds: Double? = nil) async -> AssetResult {
+        await process(data: [UInt8](data), filename: filename, modified: modified, deadlineSeconds: deadlineSeconds)
+    }
+
     /// Runs `work` in a slot of the executor under a fresh `DecodeGuard` that the calling
     /// task's cancellation trips. A caller cancelled while waiting, or refused by a full
     /// queue, gets a result whose error says so (stage `read`: nothing was read).

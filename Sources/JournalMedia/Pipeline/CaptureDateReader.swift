@@ -90,6 +90,21 @@ public enum CaptureDateReader {
         inspect(ProbedAsset.open(url, name: displayName, keepMediaOpen: false, sidecars: sidecars))
     }
 
+    /// Inspects bytes in memory (an upload) as `inspect(fileAt:)` inspects a file: capture
+    /// date, location, place, camera, identifier, duration. `name` is the original file name
+    /// (file-name dates read it; errors and `source` carry it); `modified` stands in for a
+    /// file's modification time (the last-resort date). No XMP sidecar is looked for. Runs on
+    /// the calling thread: headers only (for a movie, libavformat's open of the bytes), no
+    /// pixels; the bytes are not copied.
+    public static func inspect(data: [UInt8], name: String, modified: Double? = nil) -> Inspection {
+        inspect(ProbedAsset(data: data, name: name, modified: modified))
+    }
+
+    /// `inspect(data:name:modified:)` for a `Data`; costs one copy of the bytes into `[UInt8]`.
+    public static func inspect(data: Data, name: String, modified: Double? = nil) -> Inspection {
+        inspect(data: [UInt8](data), name: name, modified: modified)
+    }
+
     /// What a probe found, as `inspect` reports it.
     public static func inspect(_ probe: ProbedAsset) -> Inspection {
         var inspection = Inspection(source: probe.url ?? URL(fileURLWithPath: probe.name))
