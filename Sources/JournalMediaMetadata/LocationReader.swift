@@ -119,6 +119,7 @@ package enum LocationReader {
 
     /// `DDD,MM,SSk` or `DDD,MM.mmk` (XMP's GPSCoordinate); nil when malformed.
     package static func xmpCoordinate(_ text: String, positive: Character, negative: Character) -> Double? {
+        guard text.utf8.count <= ISO6709.maximumLength else { return nil }
         var body = Substring(text.trimmingCharacters(in: .whitespaces))
         guard let last = body.last?.uppercased().first else { return nil }
         let sign: Double
@@ -142,6 +143,7 @@ package enum LocationReader {
 
     /// `n/d` or a decimal; NaN for a zero denominator (refused later), nil when malformed.
     package static func rational(_ text: String) -> Double? {
+        guard text.utf8.count <= ISO6709.maximumLength else { return nil }
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
         guard let numerator = parts.first.flatMap({ Double($0) }) else { return nil }
         guard parts.count == 2 else { return parts.count == 1 ? numerator : nil }

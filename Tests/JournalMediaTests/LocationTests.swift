@@ -182,6 +182,12 @@ import Testing
                     "+4861.0+00217.670/", "+48.85.84+002.2945/", "+nan+inf/", "+1e5+002.2945/", "+.5+002.2945/"] {
             #expect(ISO6709.parse(bad) == nil, "\(bad)")
         }
+        // A valid point padded past the length bound (a tag can be as large as its container)
+        // is refused unread; the same point within the bound is read.
+        let padded = "+48.8584+002.2945/" + String(repeating: " ", count: ISO6709.maximumLength)
+        #expect(ISO6709.parse(padded) == nil)
+        #expect(ISO6709.parse(String(padded.prefix(ISO6709.maximumLength))) != nil)
+        #expect(LocationReader.rational(String(repeating: " ", count: 300) + "35/1") == nil)
     }
 
     @Test func xmpCoordinates() {
