@@ -10,6 +10,10 @@ root=$(cd "$here/.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
 scratch=${FUZZ_SCRATCH:-$root/.build-fuzz}
 corpus=${FUZZ_CORPUS:-$root/../shared/corpus}
+# fuzz-location looks up the nearest place of every location it finds.
+export JOURNAL_MEDIA_PLACES=${JOURNAL_MEDIA_PLACES:-$root/Data/places.bin}
+# Known leaks outside this code (Fuzz/lsan.supp says which and why).
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$here/lsan.supp}
 targets=${FUZZ_TARGETS:-"jpeg png riff heif tiff psd jp2 makernote xmp datetext bundle location"}
 
 # lld: gold fails on the fuzz binaries (an internal error in its diagnostics).

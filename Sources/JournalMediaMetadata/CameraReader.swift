@@ -26,6 +26,10 @@ package enum CameraReader {
         return camera
     }
 
+    /// The container keys `read(containerTags:)` looks at.
+    package static let containerKeys = ["com.apple.quicktime.make", "make", "com.apple.quicktime.model", "model",
+                                        "com.apple.quicktime.software"]
+
     package static func read(containerTags tags: [String: String]) -> CameraInfo? {
         let make = CameraInfo.normalized(tags["com.apple.quicktime.make"] ?? tags["make"])
         let model = CameraInfo.normalized(tags["com.apple.quicktime.model"] ?? tags["model"])

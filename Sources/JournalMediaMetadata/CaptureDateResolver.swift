@@ -19,7 +19,10 @@ import JournalMediaCore
 /// Then for any file a date in its name, and last its modification time.
 ///
 /// A local time without an offset gets one from the file's GPS date and time (UTC) when
-/// both are present: local − GPS, rounded to 15 minutes, refused beyond ±14 h. Values that
+/// both are present: local − GPS, rounded to 15 minutes, refused beyond ±14 h
+/// (`offsetInferred`); else, when the file states a position, from the IANA time zone of the
+/// nearest place (`Place.timeZone`) at that local time (`offsetFromPlace`, the zone in
+/// `timeZone`; `TimeZoneOffset`). Values that
 /// are blank, zeroed, malformed, before 1900 or after tomorrow are skipped and the next
 /// source is tried. Runs over already-read metadata: microseconds per asset, plus one
 /// libxml2 pass over the XMP packet when the file has no EXIF date (`XMPPacket`).
@@ -44,6 +47,9 @@ package struct CaptureDateResolver {
     package var recordingDate: (text: String, source: String)?
     /// A HEIF image sequence's `mvhd` creation time (UTC).
     package var movieCreated: LocalDateTime?
+    /// Where the file says it was made: its nearest place's time zone gives a local time
+    /// without an offset one (looked up only then).
+    package var location: Location?
     package var fileName: String
     package var modified: Double?
     package var now = Date()
@@ -121,6 +127,12 @@ package struct CaptureDateResolver {
         }
         if parsed.hasTime, let offset = gpsOffset(for: parsed.local) {
             return .zoned(parsed.local, offsetMinutes: offset, source: source, confidence: .offsetInferred)
+        }
+        if parsed.hasTime, let location, let zone = Place.nearest(to: location)?.timeZone,
+           let offset = TimeZoneOffset.minutes(zone: zone, local: parsed.local) {
+            var date = CaptureDate.zoned(parsed.local, offsetMinutes: offset, source: source, confidence: .offsetFromPlace)
+            date.timeZone = zone
+            return date
         }
         return CaptureDate(local: parsed.local, offsetMinutes: nil, utc: nil, source: source, confidence: .localOnly)
     }

@@ -16,7 +16,12 @@ package enum ISO6709 {
         package var altitude: Double?
     }
 
+    /// Longer texts are refused unread: a point with altitude and a `CRS` name is under 80
+    /// characters, and a tag's value can be as large as its container allows.
+    package static let maximumLength = 256
+
     package static func parse(_ text: String) -> Point? {
+        guard text.utf8.count <= maximumLength else { return nil }
         var rest = Substring(text.trimmingCharacters(in: .whitespaces))
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         if let crs = rest.range(of: "CRS") { rest = rest[..<crs.lowerBound] }

@@ -43,9 +43,9 @@ package enum LocationReader {
 
     /// XMP `exif:GPSLatitude`/`exif:GPSLongitude` (`DDD,MM,SSk` or `DDD,MM.mmk`, k one of
     /// N/S/E/W), `exif:GPSAltitude` (a rational) + `exif:GPSAltitudeRef`, and the optional
-    /// values as rationals.
-    package static func read(_ xmp: XMPPacket, warnings: inout [String]) -> Location.Reading {
-        let source = "xmp.exif:GPS"
+    /// values as rationals. `source` names the packet: the file's own (`xmp.exif:GPS`) or an
+    /// XMP sidecar beside it (`xmp-sidecar.exif:GPS`).
+    package static func read(_ xmp: XMPPacket, source: String = "xmp.exif:GPS", warnings: inout [String]) -> Location.Reading {
         func value(_ local: String) -> String? { xmp[XMPName(XMPName.exifNamespace, local)] }
         let latitudeText = value("GPSLatitude"), longitudeText = value("GPSLongitude")
         guard latitudeText != nil || longitudeText != nil else { return .absent }
@@ -66,16 +66,39 @@ package enum LocationReader {
     }
 
     /// A movie's tags: QuickTime's ISO 6709 key (with Apple's horizontal accuracy), else
-    /// MP4's `©xyz`.
-    package static func read(containerTags tags: [String: String], warnings: inout [String]) -> Location.Reading {
-        for (key, source) in [(quickTimeISO6709Key, "quicktime.location.ISO6709"), (mp4LocationKey, "quicktime.©xyz")] {
+    /// MP4's `©xyz`. `matroska`: the tags of a Matroska/WebM file, keys spelt as the readers
+    /// know them (`matroskaTags`): the same two keys, as ffmpeg keeps them when it remuxes a
+    /// phone's movie (`LOCATION`, `COM.APPLE.QUICKTIME.LOCATION.ISO6709`); Matroska itself
+    /// defines no coordinates tag (its `RECORDING_LOCATION` is a country code). There a
+    /// `LOCATION` that does not start like an ISO 6709 point (`+`/`-`) is a free-text place
+    /// and is ignored rather than refused.
+    package static func read(containerTags tags: [String: String], matroska: Bool = false,
+                             warnings: inout [String]) -> Location.Reading {
+        let keys = matroska ? [(quickTimeISO6709Key, "matroska.location.ISO6709"), (mp4LocationKey, "matroska.LOCATION")]
+            : [(quickTimeISO6709Key, "quicktime.location.ISO6709"), (mp4LocationKey, "quicktime.©xyz")]
+        for (key, source) in keys {
             guard let text = tags[key] else { continue }
+            if matroska, key == mp4LocationKey, !(text.first == "+" || text.first == "-") { continue }
             guard let point = ISO6709.parse(text) else { return .refused("\(source): not an ISO 6709 point") }
             let accuracy = tags[quickTimeAccuracyKey].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             return Location.checked(latitude: point.latitude, longitude: point.longitude, altitude: point.altitude,
                                     horizontalAccuracy: accuracy, source: source, warnings: &warnings)
         }
         return .absent
+    }
+
+    /// A Matroska file's tags with the keys the location and camera readers know spelt as
+    /// they know them: libav reports Matroska tags as written, which ffmpeg writes upper-case.
+    package static func matroskaTags(_ tags: [String: String]) -> [String: String] {
+        var known: [String: String] = [:]
+        for key in [quickTimeISO6709Key, quickTimeAccuracyKey, mp4LocationKey] + CameraReader.containerKeys {
+            known[key.lowercased()] = key
+        }
+        var out = tags
+        for (key, value) in tags {
+            if let canonical = known[key.lowercased()], out[canonical] == nil { out[canonical] = value }
+        }
+        return out
     }
 
     /// Degrees + minutes / 60 + seconds / 3600; nil for more than three values, or a NaN
@@ -96,6 +119,7 @@ package enum LocationReader {
 
     /// `DDD,MM,SSk` or `DDD,MM.mmk` (XMP's GPSCoordinate); nil when malformed.
     package static func xmpCoordinate(_ text: String, positive: Character, negative: Character) -> Double? {
+        guard text.utf8.count <= ISO6709.maximumLength else { return nil }
         var body = Substring(text.trimmingCharacters(in: .whitespaces))
         guard let last = body.last?.uppercased().first else { return nil }
         let sign: Double
@@ -119,6 +143,7 @@ package enum LocationReader {
 
     /// `n/d` or a decimal; NaN for a zero denominator (refused later), nil when malformed.
     package static func rational(_ text: String) -> Double? {
+        guard text.utf8.count <= ISO6709.maximumLength else { return nil }
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
         guard let numerator = parts.first.flatMap({ Double($0) }) else { return nil }
         guard parts.count == 2 else { return parts.count == 1 ? numerator : nil }

@@ -32,7 +32,8 @@ struct InspectCommand: ParsableCommand {
             matroska.DateUTC (UTC) or riff.IDIT (AVI, local time), h264.DateTimeOriginal \
             (an AVCHD camcorder's date inside the H.264 stream, with its zone); then filename, then \
             fileModified. PSD files are read for their date only. confidence: exact (local time and zone from the file), \
-            offsetInferred (zone from the GPS time), utcOnly, localOnly, filename, \
+            offsetInferred (zone from the GPS time), offsetFromPlace (zone of the place nearest \
+            to the GPS position, named in timeZone), utcOnly, localOnly, filename, \
             fileModified. offset and utc are null when the zone is unknown; local is null when \
             only the instant is known.
 
@@ -41,8 +42,9 @@ struct InspectCommand: ParsableCommand {
             of range, not a number, with a zero denominator, without its N/S/E/W reference or \
             with GPSStatus V is reported as null with a line in "warnings" (present only then). \
             place: the nearest GeoNames populated place to the location (name, admin1, admin2, \
-            country, countryCode, distanceKm), offline from places.bin (GeoNames, CC BY 4.0). \
-            --no-location leaves location and place out (null). camera: EXIF Make/Model/LensModel/\
+            country, countryCode, timeZone, distanceKm), offline from places.bin (GeoNames, \
+            CC BY 4.0). --no-location leaves location and place out (null), and an offset taken \
+            from the place's zone (the date is then localOnly). camera: EXIF Make/Model/LensModel/\
             Software and exposure (stills), QuickTime make/model/software (movies), trimmed.
 
             A name that is not valid UTF-8 (given as an argument or found in a folder) is \

@@ -23,6 +23,8 @@ import Testing
         ("xmp-only.jpg", 48.8584, 2.2945, 35, nil, nil, nil, "xmp.exif:GPS"),
         ("apple-keys.mov", 35.6586, 139.7454, 40, 14.5, nil, nil, "quicktime.location.ISO6709"),
         ("android-xyz.mp4", -33.8568, 151.2153, nil, nil, nil, nil, "quicktime.©xyz"),
+        ("matroska-location.mkv", -33.8568, 151.2153, nil, nil, nil, nil, "matroska.LOCATION"),
+        ("matroska-apple-keys.mkv", 35.6586, 139.7454, 40, 14.5, nil, nil, "matroska.location.ISO6709"),
     ]
 
     @Test(arguments: expected.indices)
@@ -180,6 +182,12 @@ import Testing
                     "+4861.0+00217.670/", "+48.85.84+002.2945/", "+nan+inf/", "+1e5+002.2945/", "+.5+002.2945/"] {
             #expect(ISO6709.parse(bad) == nil, "\(bad)")
         }
+        // A valid point padded past the length bound (a tag can be as large as its container)
+        // is refused unread; the same point within the bound is read.
+        let padded = "+48.8584+002.2945/" + String(repeating: " ", count: ISO6709.maximumLength)
+        #expect(ISO6709.parse(padded) == nil)
+        #expect(ISO6709.parse(String(padded.prefix(ISO6709.maximumLength))) != nil)
+        #expect(LocationReader.rational(String(repeating: " ", count: 300) + "35/1") == nil)
     }
 
     @Test func xmpCoordinates() {
@@ -214,6 +222,9 @@ import Testing
         let zurich = try #require(index.nearest(latitude: 47.3769, longitude: 8.5417))
         #expect(zurich.countryCode == "CH" && zurich.country == "Switzerland")
         #expect(zurich.admin1 == "Zurich" && zurich.distanceKm < 3)
+        #expect(zurich.timeZone == "Europe/Zurich")
+        #expect(index.nearest(latitude: 40.7128, longitude: -74.006)?.timeZone == "America/New_York")
+        #expect(index.nearest(latitude: -33.8568, longitude: 151.2153)?.timeZone == "Australia/Sydney")
         // Across the antimeridian: Fiji's Taveuni (179.9° W side) from 179.99° E.
         let fiji = try #require(index.nearest(latitude: -16.8, longitude: 179.99))
         #expect(fiji.countryCode == "FJ", "\(fiji)")
@@ -246,10 +257,17 @@ import Testing
 
     @Test func damagedTablesAreRefused() throws {
         #expect(PlaceIndex(bytes: []) == nil)
-        #expect(PlaceIndex(bytes: Array("JMPLACE1".utf8) + [UInt8](repeating: 0xFF, count: 12)) == nil)
+        #expect(PlaceIndex(bytes: Array("JMPLACE2".utf8) + [UInt8](repeating: 0xFF, count: 12)) == nil)
         let url = try #require(PlaceIndex.candidates().first { FileManager.default.fileExists(atPath: $0.path) })
         let bytes = [UInt8](try Data(contentsOf: url))
+        #expect(PlaceIndex(bytes: bytes) != nil)
         #expect(PlaceIndex(bytes: Array(bytes.dropLast())) == nil)
+        var older = bytes
+        older[7] = UInt8(ascii: "1")  // the JMPLACE1 layout (places sorted at load) is not read any more
+        #expect(PlaceIndex(bytes: older) == nil)
+        var unordered = bytes
+        unordered[20 + 4 * 30_000 + 3] = 0xFF  // a cell starting past its successor
+        #expect(PlaceIndex(bytes: unordered) == nil)
     }
 }
 

@@ -99,3 +99,28 @@ mkdir -p "$out/live"
 cp "$here/../../Samples/live/IMG_0001.JPG" "$out/live/"
 ffmpeg -v error -i "$here/../../Samples/live/IMG_0001.MOV" -c copy -map 0 -movflags use_metadata_tags \
   -metadata "com.apple.quicktime.location.ISO6709=+40.6892-074.0445+010.000/" -y "$out/live/IMG_0001.MOV"
+
+# Local times without an offset, whose zone comes from the place (issue 30): the Pixel 6
+# photo with its OffsetTime* and GPS time removed (the phone wrote +08:00: Asia/Shanghai),
+# and small stills at the iPhone SE photo's position (the phone wrote +01:00 in July:
+# Europe/London) on a summer and a winter day.
+mkdir -p "$out/zone"
+cp "$out/pixel6-ultrahdr.jpg" "$out/zone/pixel6-no-offset.jpg"
+et -OffsetTime= -OffsetTimeOriginal= -OffsetTimeDigitized= -GPSDateStamp= -GPSTimeStamp= "$out/zone/pixel6-no-offset.jpg"
+for season in summer:2023:07:12 winter:2023:01:12; do
+  jpeg "$out/zone/london-${season%%:*}.jpg"
+  et -DateTimeOriginal="${season#*:} 12:17:10" -GPSLatitude=55.4562722222222 -GPSLatitudeRef=N \
+     -GPSLongitude=2.64233611111111 -GPSLongitudeRef=W "$out/zone/london-${season%%:*}.jpg"
+done
+
+# Matroska: the two movies above remuxed by ffmpeg (-c copy), which keeps their tags upper-case
+# (LOCATION from ©xyz; COM.APPLE.QUICKTIME.LOCATION.ISO6709 and the camera keys).
+ffmpeg -v error -i "$out/android-xyz.mp4" -c copy -y "$out/matroska-location.mkv"
+ffmpeg -v error -i "$out/apple-keys.mov" -c copy -y "$out/matroska-apple-keys.mkv"
+
+# A still without GPS whose XMP sidecar (as Lightroom or darktable write one after geotagging)
+# gives the position: Zurich; its local time then takes Europe/Zurich's offset.
+mkdir -p "$out/sidecar"
+jpeg "$out/sidecar/IMG_0005.JPG"
+et -DateTimeOriginal="2024:06:10 18:45:00" "$out/sidecar/IMG_0005.JPG"
+exiftool -q -XMP-exif:GPSLatitude="47.3769 N" -XMP-exif:GPSLongitude="8.5417 E" -o "$out/sidecar/IMG_0005.xmp"

@@ -54,6 +54,15 @@ public struct AssetProcessor: Sendable {
         }
     }
 
+    /// `process(data:filename:modified:deadlineSeconds:)` for bytes held in a `Data` (a
+    /// Foundation or URLSession body): the same processing, on the executor like every other
+    /// entry point. Costs one copy of the bytes into the `[UInt8]` the pipeline reads (a
+    /// `[UInt8]` is taken as it is, without a copy, by the overload above).
+    public func process(data: Data, filename: String, modified: Double? = nil,
+                        deadlineSeconds: Double? = nil) async -> AssetResult {
+        await process(data: [UInt8](data), filename: filename, modified: modified, deadlineSeconds: deadlineSeconds)
+    }
+
     /// Runs `work` in a slot of the executor under a fresh `DecodeGuard` that the calling
     /// task's cancellation trips. A caller cancelled while waiting, or refused by a full
     /// queue, gets a result whose error says so (stage `read`: nothing was read).
@@ -250,7 +259,8 @@ public struct AssetProcessor: Sendable {
         (record.motionDevice, record.motionInode) = (motion.identity?.device, motion.identity?.inode)
         record.motionMediaType = motion.format?.mediaType
         if result.captureDate == nil || result.captureDate?.confidence == .fileModified {
-            result.captureDate = motion.captureDate ?? result.captureDate
+            let motionDate = options.includeLocation ? motion.captureDate : motion.captureDate?.withoutPlaceZone()
+            result.captureDate = motionDate ?? result.captureDate
         }
         if options.includeLocation, result.location == nil, let location = motion.location {
             result.location = location
@@ -285,15 +295,15 @@ public struct AssetProcessor: Sendable {
 
 extension AssetResult {
     /// A result carrying what the probe found: name, size, time, format, capture date,
-    /// location (unless `includeLocation` is false: then neither it nor the warnings about
-    /// it), camera, identifier.
+    /// location (unless `includeLocation` is false: then neither it, nor the warnings about
+    /// it, nor a date offset taken from its place's time zone), camera, identifier.
     init(probe: ProbedAsset, includeLocation: Bool = true) {
         self.init(source: probe.name)
         bytes = probe.size
         modified = probe.modified
         fileIdentity = probe.identity
         format = probe.format
-        captureDate = probe.captureDate
+        captureDate = includeLocation ? probe.captureDate : probe.captureDate?.withoutPlaceZone()
         camera = probe.camera
         if includeLocation {
             location = probe.location

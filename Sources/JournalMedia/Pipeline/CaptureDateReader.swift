@@ -55,9 +55,11 @@ public struct Inspection: Sendable {
 }
 
 extension Inspection {
-    /// The inspection without `location` (and the warnings about it): `--no-location`.
+    /// The inspection without `location` (and the warnings about it, and a capture date's
+    /// offset taken from the place's time zone): `--no-location`.
     public func withoutLocation() -> Inspection {
         var copy = self
+        copy.captureDate = captureDate?.withoutPlaceZone()
         copy.location = nil
         copy.place = nil
         copy.warnings = []
@@ -86,6 +88,21 @@ public enum CaptureDateReader {
     public static func inspect(fileAt url: URL, displayName: String? = nil,
                                sidecars: XMPSidecars = .direct) -> Inspection {
         inspect(ProbedAsset.open(url, name: displayName, keepMediaOpen: false, sidecars: sidecars))
+    }
+
+    /// Inspects bytes in memory (an upload) as `inspect(fileAt:)` inspects a file: capture
+    /// date, location, place, camera, identifier, duration. `name` is the original file name
+    /// (file-name dates read it; errors and `source` carry it); `modified` stands in for a
+    /// file's modification time (the last-resort date). No XMP sidecar is looked for. Runs on
+    /// the calling thread: headers only (for a movie, libavformat's open of the bytes), no
+    /// pixels; the bytes are not copied.
+    public static func inspect(data: [UInt8], name: String, modified: Double? = nil) -> Inspection {
+        inspect(ProbedAsset(data: data, name: name, modified: modified))
+    }
+
+    /// `inspect(data:name:modified:)` for a `Data`; costs one copy of the bytes into `[UInt8]`.
+    public static func inspect(data: Data, name: String, modified: Double? = nil) -> Inspection {
+        inspect(data: [UInt8](data), name: name, modified: modified)
     }
 
     /// What a probe found, as `inspect` reports it.
@@ -134,6 +151,11 @@ struct HeaderMetadata {
         var resolver = CaptureDateResolver(fileName: fileName, modified: modified)
         resolver.sidecar = sidecar
         var metadata = HeaderMetadata()
+        // An XMP sidecar's position comes first, as its full timestamp does: a location set or
+        // corrected in Lightroom or darktable for a raw file or a movie lives only there.
+        if let sidecar, sidecar[XMPName(XMPName.exifNamespace, "GPSLatitude")] != nil {
+            metadata.settle(LocationReader.read(sidecar, source: "xmp-sidecar.exif:GPS", warnings: &metadata.warnings))
+        }
         if format.isVideo || format.isAudio {
             let tags = container?.tags
             metadata.durationSeconds = container?.durationSeconds
@@ -154,8 +176,10 @@ struct HeaderMetadata {
                 resolver.recordingDate = (avchd, AVCHDRecordingDate.source)
             }
             metadata.contentIdentifier = tags?[contentIdentifierKey].flatMap(Self.identifier)
-            if let tags {
-                metadata.settle(LocationReader.read(containerTags: tags, warnings: &metadata.warnings))
+            if var tags {
+                let matroska = format == .mkv || format == .webm
+                if matroska { tags = LocationReader.matroskaTags(tags) }
+                metadata.settle(LocationReader.read(containerTags: tags, matroska: matroska, warnings: &metadata.warnings))
                 metadata.camera = CameraReader.read(containerTags: tags)
             }
         } else {
@@ -182,6 +206,7 @@ struct HeaderMetadata {
                 metadata.settle(LocationReader.read(packet, warnings: &metadata.warnings))
             }
         }
+        resolver.location = metadata.location
         metadata.captureDate = resolver.resolve()
         return metadata
     }

@@ -111,7 +111,7 @@ public final class ProbedAsset: @unchecked Sendable {
             let fileName = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
             probed = probe(file, name: name, url: url, fileName: fileName, modified: file.modified,
                            keepMediaOpen: keepMediaOpen, maxPixels: maxPixels,
-                           sidecar: sidecars.sidecar(atPath: path)?.packet)
+                           sidecar: sidecars.sidecar(atPath: path, confinedTo: roots)?.packet)
         case .failure(let error):
             probed = ProbedAsset(name: name, url: url, input: nil, size: nil, modified: nil, format: nil, metadata: nil,
                                  media: nil, error: AssetError(file: name, stage: .read, message: error.message))

@@ -32,8 +32,10 @@ public final class XMPSidecars: @unchecked Sendable {
     /// is none or it cannot be read.
     package func sidecar(of url: URL) -> (path: String, packet: XMPPacket)? { sidecar(atPath: url.path) }
 
-    /// As `sidecar(of:)`, for the file at `path` (absolute).
-    package func sidecar(atPath path: String) -> (path: String, packet: XMPPacket)? {
+    /// As `sidecar(of:)`, for the file at `path` (absolute). `roots`: where the sidecar must
+    /// lie, as for the file beside it (`PlannedAsset.confinement`): a sidecar that is a
+    /// symbolic link to a file outside the inputs is not read; nil: anywhere.
+    package func sidecar(atPath path: String, confinedTo roots: [[UInt8]]? = nil) -> (path: String, packet: XMPPacket)? {
         // One look at the path's text: `URL`'s path-component helpers and `NSString` cost more
         // than the rest of an inspect of a small JPEG when run for every file.
         guard let slash = path.lastIndex(of: "/") else { return nil }
@@ -48,7 +50,7 @@ public final class XMPSidecars: @unchecked Sendable {
         let hasStem = !stem.isEmpty && stem != name
         if listsFolders {
             for candidate in hasStem ? [name + ".xmp", stem + ".xmp"] : [name + ".xmp"] {
-                if let onDisk = names[candidate.lowercased()], let packet = read(folder + "/" + onDisk) {
+                if let onDisk = names[candidate.lowercased()], let packet = read(folder + "/" + onDisk, roots) {
                     return (folder + "/" + onDisk, packet)
                 }
             }
@@ -57,7 +59,7 @@ public final class XMPSidecars: @unchecked Sendable {
         var candidates = [name + ".xmp", name + ".XMP"]
         if hasStem { candidates += [stem + ".xmp", stem + ".XMP"] }
         for candidate in candidates {
-            if let packet = read(folder + "/" + candidate) { return (folder + "/" + candidate, packet) }
+            if let packet = read(folder + "/" + candidate, roots) { return (folder + "/" + candidate, packet) }
         }
         return nil
     }
@@ -86,9 +88,9 @@ public final class XMPSidecars: @unchecked Sendable {
         return names
     }
 
-    /// The packet in the regular file at `path`, within the size bound.
-    private func read(_ path: String) -> XMPPacket? {
-        guard case .success(let file) = RegularFile.open(path) else { return nil }
+    /// The packet in the regular file at `path`, within the size bound and inside `roots`.
+    private func read(_ path: String, _ roots: [[UInt8]]?) -> XMPPacket? {
+        guard case .success(let file) = RegularFile.open(pathBytes: Array(path.utf8), confinedTo: roots) else { return nil }
         let bytes = FileBytes(file: file, cacheHead: false)
         guard bytes.size > 0, bytes.size <= XMPPacket.maximumBytes, let content = bytes.read(0, bytes.size) else { return nil }
         return XMPPacket(content)

@@ -120,6 +120,11 @@ public struct CaptureDate: Sendable, Equatable {
         case exact
         /// Local time from the file; offset inferred from the GPS time (UTC) in the same file.
         case offsetInferred
+        /// Local time from the file; offset from the IANA time zone of the place nearest to
+        /// the file's GPS position (`Place.timeZone`, named in `timeZone`), at that local time.
+        /// Right wherever the camera's clock followed local time; a clock left on home time
+        /// while travelling is not detected.
+        case offsetFromPlace
         /// Only the instant in UTC is known (e.g. a QuickTime `mvhd` creation time).
         case utcOnly
         /// Only the local wall-clock time is known; no offset was invented.
@@ -139,14 +144,25 @@ public struct CaptureDate: Sendable, Equatable {
     /// Where the value came from, e.g. `exif.DateTimeOriginal` (docs/dates.md lists them all).
     public var source: String
     public var confidence: Confidence
+    /// The IANA time zone the offset came from (`Europe/Zurich`) when it came from the place
+    /// (`offsetFromPlace`); nil otherwise, and then absent from the JSON.
+    public var timeZone: String?
 
     public init(local: LocalDateTime?, offsetMinutes: Int?, utc: LocalDateTime?, source: String,
-                confidence: Confidence) {
+                confidence: Confidence, timeZone: String? = nil) {
         self.local = local
         self.offsetMinutes = offsetMinutes
         self.utc = utc
         self.source = source
         self.confidence = confidence
+        self.timeZone = timeZone
+    }
+
+    /// The date without what the place told (`--no-location`): an offset taken from the
+    /// place's time zone is dropped again, leaving the file's local time (`localOnly`).
+    public func withoutPlaceZone() -> CaptureDate {
+        guard confidence == .offsetFromPlace else { return self }
+        return CaptureDate(local: local, offsetMinutes: nil, utc: nil, source: source, confidence: .localOnly)
     }
 
     /// A local time with a known offset; the UTC instant follows.
@@ -178,12 +194,13 @@ public struct CaptureDate: Sendable, Equatable {
     public var json: String {
         func quoted(_ s: String?) -> String { s.map { "\"\(JSONText.escape($0))\"" } ?? "null" }
         return "{\"local\":\(quoted(local?.description)),\"offset\":\(quoted(offsetText)),\"utc\":\(quoted(utcText)),"
-            + "\"source\":\(quoted(source)),\"confidence\":\"\(confidence.rawValue)\"}"
+            + "\"source\":\(quoted(source)),\"confidence\":\"\(confidence.rawValue)\""
+            + (timeZone.map { ",\"timeZone\":\(quoted($0))" } ?? "") + "}"
     }
 }
 
 extension CaptureDate: Codable {
-    private enum CodingKeys: String, CodingKey { case local, offset, utc, source, confidence }
+    private enum CodingKeys: String, CodingKey { case local, offset, utc, source, confidence, timeZone }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -192,6 +209,7 @@ extension CaptureDate: Codable {
         try c.encode(utcText, forKey: .utc)
         try c.encode(source, forKey: .source)
         try c.encode(confidence, forKey: .confidence)
+        try c.encodeIfPresent(timeZone, forKey: .timeZone)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -216,6 +234,7 @@ extension CaptureDate: Codable {
         }
         source = try c.decode(String.self, forKey: .source)
         confidence = try c.decode(Confidence.self, forKey: .confidence)
+        timeZone = try c.decodeIfPresent(String.self, forKey: .timeZone)
     }
 }
 

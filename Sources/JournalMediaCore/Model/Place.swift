@@ -14,15 +14,21 @@ public struct Place: Codable, Sendable, Equatable {
     public var country: String
     /// ISO 3166-1 alpha-2.
     public var countryCode: String
+    /// The place's IANA time zone (`Europe/Zurich`), from GeoNames; nil when the table has none.
+    /// It gives a capture date that states a local time without an offset its zone
+    /// (`CaptureDate.Confidence.offsetFromPlace`).
+    @ExplicitNull public var timeZone: String?
     /// Great-circle distance from the location to the place, kilometres (3 decimals).
     public var distanceKm: Double
 
-    public init(name: String, admin1: String?, admin2: String?, country: String, countryCode: String, distanceKm: Double) {
+    public init(name: String, admin1: String?, admin2: String?, country: String, countryCode: String,
+                timeZone: String? = nil, distanceKm: Double) {
         self.name = name
         self.admin1 = admin1
         self.admin2 = admin2
         self.country = country
         self.countryCode = countryCode
+        self.timeZone = timeZone
         self.distanceKm = distanceKm
     }
 
@@ -30,6 +36,7 @@ public struct Place: Codable, Sendable, Equatable {
     public var json: String {
         "{\"name\":\(JSONText.quoted(name)),\"admin1\":\(JSONText.quoted(admin1)),\"admin2\":\(JSONText.quoted(admin2)),"
             + "\"country\":\(JSONText.quoted(country)),\"countryCode\":\(JSONText.quoted(countryCode)),"
+            + "\"timeZone\":\(JSONText.quoted(timeZone)),"
             + "\"distanceKm\":\(JSONText.number(distanceKm))}"
     }
 }
