@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // The on-demand route's HTTP(S) sources (`GET /v1/render/…`); already resolved under
+        // Hummingbird. Brings swift-nio-ssl (BoringSSL) into the server's build.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.30.0"),
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; `make deps` installs the providers.
@@ -144,6 +147,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
@@ -188,6 +192,7 @@ let package = Package(
                            .product(name: "Metrics", package: "swift-metrics"),
                            .product(name: "MetricsTestKit", package: "swift-metrics"),
                            .product(name: "Prometheus", package: "swift-prometheus"),
+                           .product(name: "Hummingbird", package: "hummingbird"),
                            "JournalMediaServer"],
             resources: [],
             swiftSettings: [.swiftLanguageMode(.v6)]),

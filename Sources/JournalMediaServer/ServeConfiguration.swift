@@ -49,6 +49,8 @@ public struct ServeConfiguration: Sendable, Equatable {
     /// Answer where assets were made (`location`); config key `"location": false` or
     /// `serve --no-location` turns it off for every route (assets and inspect; suggestion outputs carry none).
     public var includeLocation = true
+    /// The on-demand route (`GET /v1/render/…`): signing keys, sources, fetch limits; config key `"render"`.
+    public var render = RenderConfiguration()
 
     public init() {}
 
@@ -155,10 +157,12 @@ public struct ServeConfiguration: Sendable, Equatable {
                 throw Problem(description: "\(origin): presets must map names to presets")
             }
             var presets: [String: [RenditionSpec]] = [:]
-            for (name, preset) in table {
+            (render.cacheControl, render.autoFormatRoles) = ([:], [:])
+            for (name, given) in table {
                 guard name.range(of: "^[A-Za-z0-9_-]{1,64}$", options: .regularExpression) != nil else {
                     throw Problem(description: "\(origin): preset name \(name) must be letters, digits, - or _")
                 }
+                let preset = try render.takeRenderSettings(ofPreset: name, from: given, origin: origin)
                 do {
                     let data = try JSONSerialization.data(withJSONObject: preset)
                     presets[name] = try Preset.parse(data)
@@ -168,6 +172,7 @@ public struct ServeConfiguration: Sendable, Equatable {
             }
             if presets["default"] == nil { presets["default"] = Defaults.renditions }
             self.presets = presets
+        case "render": try render.apply(value, from: origin)
         default:
             throw Problem(description: "\(origin): unknown key \(key)")
         }
