@@ -12,7 +12,7 @@ TEST_APT_PACKAGES := strace ffmpeg
 # OCR for `make card-ocr` (legibility of the rendered cards).
 OCR_APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu
 # Peers and sample tools used only by benchmarks, the conformance run and Tests/SampleMaker/make-heif-samples.py.
-BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer
+BENCH_APT_PACKAGES := libvips-tools libheif-examples python3-venv python3-dev gcc time ffmpeg ffmpegthumbnailer wrk
 
 .PHONY: deps build release run test docs-lint docs-check example bench bench-deps conformance schema-check fuzz asan card-pictures card-ocr dist deb package-check deb-check install uninstall service-check cluster-check clean
 
@@ -92,6 +92,9 @@ example: deps
 bench-deps: deps
 	$(call apt_install,$(BENCH_APT_PACKAGES) libimage-exiftool-perl)
 	Benchmarks/fetch_heic_photos.sh
+	@# thumbor 7 (PyPI) in a venv of its own: the on-demand peer (Benchmarks/render_peer.py).
+	test -x .build/bench/thumbor-venv/bin/thumbor || { python3 -m venv .build/bench/thumbor-venv && \
+	  .build/bench/thumbor-venv/bin/pip install -q --disable-pip-version-check 'thumbor>=7,<8'; }
 
 bench: bench-deps release
 	Benchmarks/run.sh

@@ -23,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         // Already under Hummingbird; named for the server's spans (Tracing API, no back end).
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.3.0"),
+        // The on-demand route's HTTP(S) sources (`GET /v1/render/…`); already resolved under
+        // Hummingbird. Brings swift-nio-ssl (BoringSSL) into the server's build.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.30.0"),
     ],
     targets: [
         // System libraries: headers and link flags come from pkg-config; `make deps` installs the providers.
@@ -156,6 +159,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(

@@ -9,6 +9,7 @@
 #   Benchmarks/inspect_mixed.sh inspect vs exiftool -j -r on a real mixed folder (corpus + Samples)
 #   Benchmarks/posters.sh     video posters vs the ffmpeg CLI and ffmpegthumbnailer
 #   Benchmarks/serve_load.py  journal-media serve under N clients vs convert, and overload
+#   Benchmarks/render_peer.py on-demand 512 px WebP thumbnails (GET /v1/render) vs thumbor 7, wrk -c 8
 #   Benchmarks/bundle-bench.sh  a whole suggestion bundle (media + cards), --jobs 1 and 2
 #   Benchmarks/attachments.sh notification MP4 attachments vs the ffmpeg CLI
 # Environment: RUNS (default 3) repetitions per tool, best kept. With WRITE_RESULTS=1 the
@@ -50,6 +51,17 @@ find "$bench/inputs" -maxdepth 1 -name 'camera12mp-*.jpg' -exec ln -sf {} "$benc
 echo
 python3 Benchmarks/serve_load.py "$(swift build -c release --show-bin-path)/journal-media" "$bench/serve-inputs" \
   --jobs "$(nproc)" --rounds "$runs" | tee "$bench/serve-table.md"
+# On-demand thumbnails vs thumbor 7 (issue 31): the corpus's real JPEGs over 100 KB, copied
+# (the storage root serves no symlink leaving it), else the 12 MP JPEGs above.
+rm -rf "$bench/render-photos" && mkdir -p "$bench/render-photos"
+if [ -d "${CORPUS:-../shared/corpus}" ]; then
+  find "${CORPUS:-../shared/corpus}" -iname '*.jp*g' -size +100k -exec cp {} "$bench/render-photos/" \;
+fi
+[ -n "$(ls "$bench/render-photos")" ] || cp "$bench/serve-inputs/"*.jpg "$bench/render-photos/"
+echo
+python3 Benchmarks/render_peer.py "$(swift build -c release --show-bin-path)/journal-media" \
+  "$bench/thumbor-venv/bin/thumbor" "$bench/render-photos" | tee "$bench/render-table.md"
+echo
 RUNS=$runs OUTPUT="$bench/bundle-table.md" Benchmarks/bundle-bench.sh
 echo
 RUNS=$runs OUTPUT="$bench/attachments-table.md" Benchmarks/attachments.sh

@@ -20,8 +20,9 @@ struct BearerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The token, or nil: no authentication (the path check still runs).
     let token: String?
 
-    /// Routes answered without a token (exact matched paths; GET only, as routed).
-    static var publicRoutes: Set<String> { ["/healthz", "/readyz", "/metrics", OpenAPIRoute.path] }
+    /// Routes answered without a token (exact matched paths; GET only, as routed). The
+    /// on-demand route carries its own proof, a signature per URL (`RenderRoutes`).
+    static var publicRoutes: Set<String> { ["/healthz", "/readyz", "/metrics", OpenAPIRoute.path, RenderRoutes.route] }
 
     func handle(_ request: Request, context: Context,
                 next: (Request, Context) async throws -> Response) async throws -> Response {

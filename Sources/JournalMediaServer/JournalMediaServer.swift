@@ -60,15 +60,14 @@ public struct JournalMediaServer: Sendable {
         router.add(middleware: BearerTokenMiddleware(token: configuration.token))
         var processors: [String: AssetProcessor] = [:]
         for (name, renditions) in configuration.presets {
-            var options = ProcessingOptions(renditions: renditions, maxPixels: configuration.maxPixels,
-                                            maxBytes: configuration.maxBodyBytes)
-            options.includeLocation = configuration.includeLocation
-            processors[name] = AssetProcessor(options: options, executor: executor, logger: logger)
+            processors[name] = AssetProcessor(options: configuration.processingOptions(renditions: renditions),
+                                              executor: executor, logger: logger)
         }
         AssetRoutes(configuration: configuration, processors: processors, admission: admission).add(to: router)
         SuggestionRoutes(configuration: configuration, executor: executor, admission: admission).add(to: router)
         UtilityRoutes(configuration: configuration, state: state, metrics: observability, admission: admission).add(to: router)
         OpenAPIRoute().add(to: router)
+        RenderRoutes(configuration: configuration, executor: executor, admission: admission, logger: logger).add(to: router)
         return router
     }
 

@@ -58,6 +58,8 @@ public struct ServeConfiguration: Sendable, Equatable {
     public var otlpEndpoint: URL?
     /// Seconds between two span exports.
     public var otlpExportIntervalSeconds = 2.0
+    /// The on-demand route (`GET /v1/render/…`): signing keys, sources, fetch limits; config key `"render"`.
+    public var render = RenderConfiguration()
 
     public init() {}
 
@@ -182,10 +184,12 @@ public struct ServeConfiguration: Sendable, Equatable {
             }
             var presets: [String: [RenditionSpec]] = [:]
             presetCardSizes = [:]
-            for (name, preset) in table {
+            (render.cacheControl, render.autoFormatRoles) = ([:], [:])
+            for (name, given) in table {
                 guard name.range(of: "^[A-Za-z0-9_-]{1,64}$", options: .regularExpression) != nil else {
                     throw Problem(description: "\(origin): preset name \(name) must be letters, digits, - or _")
                 }
+                let preset = try render.takeRenderSettings(ofPreset: name, from: given, origin: origin)
                 do {
                     let data = try JSONSerialization.data(withJSONObject: preset)
                     let contents = try Preset.parseContents(data)
@@ -197,6 +201,7 @@ public struct ServeConfiguration: Sendable, Equatable {
             }
             if presets["default"] == nil { presets["default"] = Defaults.renditions }
             self.presets = presets
+        case "render": try render.apply(value, from: origin)
         default:
             throw Problem(description: "\(origin): unknown key \(key)")
         }

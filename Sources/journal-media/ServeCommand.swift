@@ -30,6 +30,11 @@ struct ServeCommand: AsyncParsableCommand {
             OpenTelemetry collector (OTLP/HTTP JSON; off by default). Details: \
             docs/operations.md.
 
+            On demand: GET /v1/render/SIGNATURE/PRESET/file/PATH (below render.storageRoot) or \
+            …/enc/BASE64URL (an https:// URL within render.allowedHosts) answers the rendition's \
+            bytes, signed by HMAC-SHA256 (config key "render"; no bearer token needed); see \
+            docs/on-demand.md.
+
             Answers: JSON with the renditions base64-encoded (the default), or multipart/mixed \
             (the JSON part, then one part per file) when Accept asks for it; 406 when Accept \
             allows neither. With --output-dir the files are written there instead (atomically; \
