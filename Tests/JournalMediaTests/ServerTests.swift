@@ -123,12 +123,18 @@ import Testing
     static func parsePrometheus(_ text: String) -> [PrometheusSample] {
         var samples: [PrometheusSample] = []
         for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.isEmpty {
-            let parts = line.split(separator: " ")
-            guard parts.count == 2, let value = Double(parts[1]) ?? (parts[1] == "+Inf" ? .infinity : nil) else {
+            // The value follows the last space: label values may hold spaces themselves
+            // (executors named by other suites, `executor="cancel test"`).
+            guard let space = line.lastIndex(of: " ") else {
                 Issue.record("not a Prometheus sample: \(line)")
                 continue
             }
-            let head = String(parts[0])
+            let valueText = line[line.index(after: space)...]
+            guard let value = Double(valueText) ?? (valueText == "+Inf" ? .infinity : nil) else {
+                Issue.record("not a Prometheus sample: \(line)")
+                continue
+            }
+            let head = String(line[..<space])
             let name = head.split(separator: "{").first.map(String.init) ?? head
             guard name.range(of: "^[a-zA-Z_:][a-zA-Z0-9_:]*$", options: .regularExpression) != nil else {
                 Issue.record("bad metric name: \(line)")
