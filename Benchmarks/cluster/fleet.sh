@@ -107,7 +107,7 @@ python3 "$HERE/fleet_load.py" drive --url "http://127.0.0.1:$BASE" --files "${fi
   --clients "$CLIENTS" --results "$WORK/results.jsonl" --stop-file "$WORK/stop" \
   ${get_args[@]:+--get-every "$GET_EVERY" --sign-key "$KEY" --sign-salt "$SALT" "${get_args[@]}"} &
 LOAD=$!
-log "load: $CLIENTS clients, ${#files[@]} JPEGs (20 KB-1 MB) from $FILES_DIR, uploaded$([ ${#get_args[@]} -gt 0 ] && echo ", and every ${GET_EVERY}. request of a client a signed GET /v1/render/…/thumb/file/photo-N.jpg (512 px WebP)")"
+log "load: $CLIENTS clients, ${#files[@]} JPEGs (20 KB-1 MB) from $FILES_DIR, uploaded$([ ${#get_args[@]} -gt 0 ] && echo "; 1 request in ${GET_EVERY} of each client is instead a signed GET /v1/render/…/thumb/file/photo-N.jpg (512 px WebP)")"
 sleep "$PHASE"
 
 event drills-start
