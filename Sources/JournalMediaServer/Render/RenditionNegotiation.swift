@@ -23,11 +23,6 @@ enum RenditionNegotiation {
 
     /// The strong entity tag of a rendition: the source's SHA-256 (first 128 bits) and a
     /// fingerprint of what makes the bytes (the spec as used, the toolkit version).
-    static func entityTag(sourceDigest: String, spec: RenditionSpec) -> String {
-        entityTag(sourceDigest: sourceDigest, specFingerprint: specFingerprint(spec))
-    }
-
-    /// `entityTag(sourceDigest:spec:)` with the spec's fingerprint made once (`specFingerprint`).
     static func entityTag(sourceDigest: String, specFingerprint: String) -> String {
         "\"\(sourceDigest.prefix(32))-\(specFingerprint)\""
     }
