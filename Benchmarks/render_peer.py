@@ -5,7 +5,9 @@ folder of real photos, both making 512 px WebP thumbnails (fit inside 512x512, q
 EXIF orientation applied, no metadata kept, nothing cached: thumbor without storage or
 result storage, journal-media has no cache). Load from wrk (Debian's) at 8 connections,
 cycling through every photo; requests/s and the latency p50/p99 wrk reports, non-2xx
-answers, and the machine's load average before each run.
+answers, the machine's load average before each run, and the server's CPU seconds per
+answered request (user + system of the server and its child processes over the wrk run, from
+/proc: the figure that does not depend on what else the shared machine is doing).
 
 Usage: render_peer.py JOURNAL_MEDIA_BIN THUMBOR_BIN PHOTO_DIR [--seconds S] [--connections C]
 
@@ -34,16 +36,36 @@ def wait_until_up(url, seconds=60):
     raise SystemExit(f"no answer from {url}")
 
 
-def wrk(paths, port, seconds, connections, workdir):
+def cpu_seconds(root):
+    """User + system CPU seconds of process `root` and its descendants (from /proc)."""
+    stats = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    family, grew = {root}, True
+    while grew:
+        more = {pid for pid, (ppid, _) in stats.items() if ppid in family} - family
+        family |= more
+        grew = bool(more)
+    return sum(stats[pid][1] for pid in family if pid in stats) / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(paths, port, seconds, connections, workdir, server_pid):
     script = os.path.join(workdir, "paths.lua")
     with open(script, "w") as f:
         f.write("paths = {" + ",".join(json.dumps(p) for p in paths) + "}\n")
         f.write("i = 0\nrequest = function()\n  i = i % #paths + 1\n"
                 "  return wrk.format(\"GET\", paths[i])\nend\n")
     load = open("/proc/loadavg").read().split()[:3]
+    cpu_before = cpu_seconds(server_pid)
     out = subprocess.run(["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "--timeout", "60s",
                           "--latency", "-s", script, f"http://127.0.0.1:{port}"],
                          capture_output=True, text=True, check=True).stdout
+    cpu = cpu_seconds(server_pid) - cpu_before
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     def latency(label):
         m = re.search(rf"^\s+{label}%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
@@ -52,7 +74,7 @@ def wrk(paths, port, seconds, connections, workdir):
     errors = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
     socket_errors = re.search(r"Socket errors:.*", out)
     total = int(re.search(r"(\d+) requests in", out).group(1))
-    return {"rps": rps, "p50": latency("50"), "p99": latency("99"), "requests": total,
+    return {"cpu_ms": 1000 * cpu / max(1, total), "rps": rps, "p50": latency("50"), "p99": latency("99"), "requests": total,
             "errors": int(errors.group(1)) if errors else 0,
             "socket": socket_errors.group(0) if socket_errors else "", "load": " ".join(load)}
 
@@ -88,7 +110,8 @@ def main():
             subprocess.run(["wrk", "-t", "1", "-c", "2", "-d", "3s",
                            f"http://127.0.0.1:{port}{paths[0]}"],
                            capture_output=True)
-            results["journal-media serve (GET /v1/render)"] = wrk(paths, port, args.seconds, args.connections, work)
+            results["journal-media serve (GET /v1/render)"] = wrk(paths, port, args.seconds, args.connections, work,
+                                                                  server.pid)
         finally:
             server.terminate()
             server.wait(timeout=60)
@@ -111,7 +134,8 @@ def main():
             assert body[8:12] == b"WEBP", "thumbor did not answer WebP"
             subprocess.run(["wrk", "-t", "1", "-c", "2", "-d", "3s", f"http://127.0.0.1:{port}{paths[0]}"],
                            capture_output=True)
-            results["thumbor 7 (file loader, PIL engine)"] = wrk(paths, port, args.seconds, args.connections, work)
+            results["thumbor 7 (file loader, PIL engine)"] = wrk(paths, port, args.seconds, args.connections, work,
+                                                                 server.pid)
         finally:
             os.killpg(server.pid, 15)
             server.wait(timeout=60)
@@ -121,13 +145,15 @@ def main():
     print(f"On-demand 512 px WebP thumbnails of {len(names)} real photos ({photos}), wrk -c {args.connections} "
           f"-d {args.seconds}s, {os.cpu_count()} cores")
     print()
-    print("| server | requests/s | p50 ms | p99 ms | requests | non-2xx | load avg before |")
-    print("|---|---:|---:|---:|---:|---:|---|")
+    print("| server | requests/s | p50 ms | p99 ms | requests | non-2xx | server CPU ms / request | load avg before |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
     for name, r in results.items():
-        print(f"| {name} | {r['rps']:.1f} | {r['p50']:.1f} | {r['p99']:.1f} | {r['requests']} | {r['errors']} | {r['load']} |")
+        print(f"| {name} | {r['rps']:.1f} | {r['p50']:.1f} | {r['p99']:.1f} | {r['requests']} | {r['errors']} | "
+              f"{r['cpu_ms']:.0f} | {r['load']} |")
     jm, th = list(results.values())
     print()
-    print(f"journal-media / thumbor: {jm['rps'] / th['rps']:.2f}x requests/s, p99 {jm['p99']:.0f} vs {th['p99']:.0f} ms")
+    print(f"journal-media / thumbor: {jm['rps'] / th['rps']:.2f}x requests/s, p99 {jm['p99']:.0f} vs {th['p99']:.0f} ms, "
+          f"{th['cpu_ms'] / jm['cpu_ms']:.2f}x less CPU per request")
 
 
 if __name__ == "__main__":

@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
 # make cluster-check, part 2: three `journal-media serve` instances behind HAProxy
-# (deploy/haproxy/haproxy.cfg) on loopback, a bounded load of uploads (and GETs of the paths
-# in FLEET_GET, e.g. an on-demand rendition route), and meanwhile: SIGKILL one instance,
+# (deploy/haproxy/haproxy.cfg) on loopback, a bounded load of uploads and signed on-demand
+# GETs (GET /v1/render/SIG/thumb/file/NAME: 512 px WebP of the same JPEGs, from a storage root
+# the instances share), and meanwhile: SIGKILL one instance,
 # restart it, then SIGTERM each in turn (waiting for it to drain and exit, restarting it,
 # waiting until HAProxy has it up again). Prints requests, failures and p50/p99 per phase
 # (Benchmarks/cluster/fleet_load.py), each instance's peak RSS, and fails when a request
 # failed even after the client's retries or an attempt failed other than 503 + Retry-After.
 # Usage: fleet.sh BIN FILES_DIR WORK    (FLEET_SECONDS: the phases before and after, default 20;
-#        FLEET_CLIENTS: concurrent clients, default 6; FLEET_GET: space-separated GET paths)
+#        FLEET_CLIENTS: concurrent clients, default 6; FLEET_GET_EVERY: every K-th request of a
+#        client is an on-demand GET, default 3; 0: uploads only)
 set -euo pipefail
 BIN=$(readlink -f "$1"); FILES_DIR=$(readlink -f "$2"); WORK=$3
 HERE=$(cd "$(dirname "$0")" && pwd); REPO=$(cd "$HERE/../.." && pwd)
 PHASE=${FLEET_SECONDS:-20}; CLIENTS=${FLEET_CLIENTS:-6}
 BASE=${FLEET_PORT:-18080}
-SERVE_FLAGS=(--max-concurrent-assets 1 --max-queued 4 --drain-delay 3 --grace-period 20 --log-level warning)
+GET_EVERY=${FLEET_GET_EVERY:-3}
+SERVE_FLAGS=(--config "$WORK/serve.json" --max-concurrent-assets 1 --max-queued 4 --drain-delay 3 --grace-period 20
+             --log-level warning)
 log() { printf '[fleet %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 fail() { log "FAIL: $*"; exit 1; }
 declare -A PID
@@ -29,6 +33,19 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 rm -rf "$WORK"; mkdir -p "$WORK"
+
+# The load's files: JPEGs of 20 KB-1 MB. The on-demand GETs read copies of them under plain
+# names (photo-N.jpg) from a storage root the three instances share, signed with a key made
+# for this run (docs/on-demand.md), through a `thumb` preset: one 512 px WebP.
+mapfile -t files < <(find "$FILES_DIR" -type f \( -iname '*.jpg' -o -iname '*.jpeg' \) -size -1000k -size +20k | sort | head -40)
+[ ${#files[@]} -gt 0 ] || fail "no JPEG between 20 KB and 1 MB under $FILES_DIR"
+mkdir -p "$WORK/photos"
+for n in "${!files[@]}"; do cp "${files[$n]}" "$WORK/photos/photo-$n.jpg"; done
+KEY=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n'); SALT=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+cat >"$WORK/serve.json" <<EOF
+{"render": {"storageRoot": "$WORK/photos", "keys": [{"key": "$KEY", "salt": "$SALT"}]},
+ "presets": {"thumb": {"renditions": [{"role": "thumb", "format": "webp", "width": 512, "quality": 80}]}}}
+EOF
 
 start_instance() {
   "$BIN" serve --host 127.0.0.1 --port $((BASE + $1)) "${SERVE_FLAGS[@]}" >>"$WORK/serve-$1.log" 2>&1 &
@@ -68,23 +85,29 @@ HAP=$!
 for i in 1 2 3; do until [ -S "$WORK/haproxy.sock" ]; do sleep 0.2; done; wait_up "$i"; done
 log "3 instances (serve ${SERVE_FLAGS[*]}) behind HAProxy on 127.0.0.1:$BASE, all UP"
 
-mapfile -t files < <(find "$FILES_DIR" -type f \( -iname '*.jpg' -o -iname '*.jpeg' \) -size -1000k -size +20k | sort | head -40)
-# Only files the service converts (200 from one instance directly): a 422 is the file's own
-# answer, not the fleet's, and would blur the count.
-good=()
-for f in "${files[@]}"; do
+# Only files the service converts (200 from one instance directly, as an upload and as a
+# signed GET): a 422 is the file's own answer, not the fleet's, and would blur the count.
+good=(); get_args=()
+for n in "${!files[@]}"; do
+  f=${files[$n]}
   code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 60 -H "X-Filename: $(basename "$f")" \
            -H 'Content-Type: application/octet-stream' --data-binary @"$f" "http://127.0.0.1:$((BASE + 1))/v1/assets")
-  [ "$code" = 200 ] && good+=("$f")
+  [ "$code" = 200 ] || continue
+  good+=("$f")
+  url=$(python3 "$HERE/fleet_load.py" sign "$KEY" "$SALT" "/thumb/file/photo-$n.jpg")
+  code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 60 "http://127.0.0.1:$((BASE + 1))$url")
+  [ "$code" = 200 ] || fail "GET $url answered $code, not 200"
+  get_args+=(--get "/thumb/file/photo-$n.jpg")
 done
 files=("${good[@]}")
 add_cpu "${PID[1]}"; CPU_TOTAL=$(echo "0 - $CPU_TOTAL" | bc)  # the pre-check's CPU is not the load's
 [ ${#files[@]} -gt 0 ] || fail "no JPEG between 20 KB and 1 MB under $FILES_DIR that the service converts"
-get_args=(); for p in ${FLEET_GET:-}; do get_args+=(--get "$p"); done
+[ "$GET_EVERY" -gt 0 ] || get_args=()
 python3 "$HERE/fleet_load.py" drive --url "http://127.0.0.1:$BASE" --files "${files[@]}" --seconds 900 \
-  --clients "$CLIENTS" --results "$WORK/results.jsonl" --stop-file "$WORK/stop" "${get_args[@]}" &
+  --clients "$CLIENTS" --results "$WORK/results.jsonl" --stop-file "$WORK/stop" \
+  ${get_args[@]:+--get-every "$GET_EVERY" --sign-key "$KEY" --sign-salt "$SALT" "${get_args[@]}"} &
 LOAD=$!
-log "load: $CLIENTS clients, ${#files[@]} JPEGs (20 KB-1 MB) from $FILES_DIR${FLEET_GET:+, GETs of $FLEET_GET}"
+log "load: $CLIENTS clients, ${#files[@]} JPEGs (20 KB-1 MB) from $FILES_DIR, uploaded$([ ${#get_args[@]} -gt 0 ] && echo "; 1 request in ${GET_EVERY} of each client is instead a signed GET /v1/render/…/thumb/file/photo-N.jpg (512 px WebP)")"
 sleep "$PHASE"
 
 event drills-start

@@ -2,12 +2,16 @@
 """Bounded load through the load balancer for make cluster-check (stdlib only).
 
   fleet_load.py drive --url http://127.0.0.1:18080 --files F... --seconds S --clients C \
-      --results OUT.jsonl [--stop-file F] [--get PATH ...] [--get-every K]
+      --results OUT.jsonl [--stop-file F] [--get PATH ...] [--get-every K] [--sign-key HEX --sign-salt HEX]
   fleet_load.py report OUT.jsonl EVENTS.txt
+  fleet_load.py sign KEY_HEX SALT_HEX PATH     (prints PATH's signed on-demand URL path)
 
 drive: C client threads, each in a loop until S seconds have passed (or file F exists): POST /v1/assets with one
 of the files (raw body, X-Filename), or, with --get, every K-th request a GET of one of the
-given paths (e.g. an on-demand rendition route, /v1/render/...). A client behaves as a polite
+given paths (e.g. an on-demand rendition route, /v1/render/...). With --sign-key and --sign-salt,
+each path is the signed part of an on-demand URL (/PRESET/file/NAME) and is sent as
+/v1/render/SIGNATURE/PRESET/file/NAME (HMAC-SHA256 over salt + path, unpadded base64url, as
+docs/on-demand.md says a backend signs). A client behaves as a polite
 one would: on 503 with Retry-After it waits (at most 1 s here) and sends the same request again;
 on anything else that is not an answer (a connection error, 502, 504) it retries at once, up to
 4 attempts in all. Each attempt is one JSON line: start time, kind, status (0 = no answer),
@@ -22,13 +26,21 @@ Exit 1 when any request failed for good (goal: 0), or when an attempt failed wit
 (HAProxy can resend a request it could not deliver, not an answer it had begun forwarding:
 the client gets a truncated answer and retries; those are counted apart).
 """
-import http.client, json, os, random, sys, threading, time, urllib.parse
+import base64, hashlib, hmac, http.client, json, os, random, sys, threading, time, urllib.parse
+
+
+def signed(path, key_hex, salt_hex):
+    """The on-demand URL of `path` (/PRESET/file/NAME) signed with the key and salt (hex)."""
+    digest = hmac.new(bytes.fromhex(key_hex), bytes.fromhex(salt_hex) + path.encode(), hashlib.sha256).digest()
+    return "/v1/render/" + base64.urlsafe_b64encode(digest).decode().rstrip("=") + path
 
 
 def drive(args):
     url = urllib.parse.urlparse(args["url"])
     files = [(os.path.basename(f), open(f, "rb").read()) for f in args["files"]]
     gets = args["get"]
+    if args["sign_key"]:
+        gets = [signed(p, args["sign_key"], args["sign_salt"]) for p in gets]
     every = int(args["get_every"] or 3)
     stop = time.time() + float(args["seconds"])
     out = open(args["results"], "w")
@@ -134,6 +146,13 @@ def report(results_path, events_path):
           f"{totals['ok']} answered 2xx, {totals['503']} 503 + Retry-After (retried by the client), "
           f"{totals['cut']} answers cut by the SIGKILL (retried by the client), "
           f"{totals['other']} other failed attempts, {totals['final']} failed after client retries")
+    if len(kinds) > 1:  # uploads and GETs cost differently: their latencies apart
+        print("\n| kind | phase | 2xx | p50 s | p99 s |\n|---|---|---|---|---|")
+        for kind in sorted(kinds):
+            for name in ("before", "during", "after"):
+                lat = [a["latency"] for a in attempts if a["ok"] and a["kind"].split(":")[0] == kind
+                       and phase(requests[a["id"]][0]["t"]) == name]
+                print(f"| {kind} | {name} | {len(lat)} | {percentile(lat, 50):.2f} | {percentile(lat, 99):.2f} |")
     for a in others[:10]:
         print(f"  failed attempt: {a['kind']} status {a['status']} from +{a['t'] - start:.1f} to "
               f"+{a['t'] + a['latency'] - start:.1f} s (attempt {a['attempt']}){' cut by the SIGKILL' if cut_by_kill(a) else ''}")
@@ -143,7 +162,11 @@ def report(results_path, events_path):
 def main():
     if sys.argv[1] == "report":
         sys.exit(report(sys.argv[2], sys.argv[3]))
-    args = {"url": None, "files": [], "seconds": 60, "clients": 4, "results": None, "get": [], "get_every": None, "stop_file": None}
+    if sys.argv[1] == "sign":
+        print(signed(sys.argv[4], sys.argv[2], sys.argv[3]))
+        return
+    args = {"url": None, "files": [], "seconds": 60, "clients": 4, "results": None, "get": [], "get_every": None, "stop_file": None,
+            "sign_key": None, "sign_salt": None}
     key = None
     for token in sys.argv[2:]:
         if token.startswith("--"):

@@ -11,7 +11,7 @@
 #   2. Benchmarks/cluster/fleet.sh: 3 `serve` behind HAProxy, SIGKILL one, roll SIGTERM.
 # Usage: run.sh BIN   (CORPUS: input folder, default ../shared/corpus, else Samples/;
 #        CLUSTER_WORK: scratch folder, default /tmp/jm-cluster-check; CLUSTER_SHARDS: N, default 4;
-#        FLEET_SECONDS, FLEET_CLIENTS, FLEET_GET: see fleet.sh)
+#        FLEET_SECONDS, FLEET_CLIENTS, FLEET_GET_EVERY: see fleet.sh)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=$(readlink -f "$1")

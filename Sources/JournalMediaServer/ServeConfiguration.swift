@@ -63,11 +63,13 @@ public struct ServeConfiguration: Sendable, Equatable {
 
     public init() {}
 
-    /// The body budget when none is configured: 1/64 of the machine's physical memory (384 MiB
-    /// on 24 GiB), and at least one largest body (`maxBodyBytes`).
-    public var defaultBodyBudgetBytes: Int {
-        max(maxBodyBytes, Int(clamping: ProcessInfo.processInfo.physicalMemory / 64))
-    }
+    /// The body budget when none is configured: 1/64 of the memory the process may use (384
+    /// MiB on 24 GiB) — the machine's, or its control group's limit when smaller (a
+    /// container's; `HostMemory`) — and at least one largest body (`maxBodyBytes`).
+    public var defaultBodyBudgetBytes: Int { defaultBodyBudgetBytes(memory: HostMemory.available()) }
+
+    /// `defaultBodyBudgetBytes` for a process that may use `memory` bytes.
+    func defaultBodyBudgetBytes(memory: UInt64) -> Int { max(maxBodyBytes, Int(clamping: memory / 64)) }
 
     /// `bodyBudgetBytes`, or the default.
     public var effectiveBodyBudgetBytes: Int { bodyBudgetBytes ?? defaultBodyBudgetBytes }

@@ -66,7 +66,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Assets processed at once (default: cores).") var maxConcurrentAssets: Int?
     @Option(help: "Requests that may wait for a slot; more get 503 (default 32).") var maxQueued: Int?
     @Option(help: "Largest request body in bytes (413 beyond; default 50 MiB).") var maxBodyBytes: Int?
-    @Option(help: "Most bytes of request bodies held at once, all requests together (503 + Retry-After beyond, before the body is read; default 1/64 of physical memory, at least --max-body-bytes).")
+    @Option(help: "Most bytes of request bodies held at once, all requests together (503 + Retry-After beyond, before the body is read; default 1/64 of physical memory or of the cgroup's memory limit when smaller, at least --max-body-bytes).")
     var bodyBudgetBytes: Int?
     @Option(help: "Largest image in pixels (422 beyond; default 100000000).") var maxPixels: Int?
     @Option(help: ArgumentHelp("Write renditions below this folder and answer their paths (default: answer them inline).",

@@ -17,6 +17,28 @@ import Testing
         #expect(fromData.captureDate == fromArray.captureDate && fromData.width == fromArray.width)
     }
 
+    /// The on-demand route's lean mode (issue 31 item 5): a caller that hashed the bytes hands
+    /// the digest over, and with `readsMetadata` off no metadata is walked: the same
+    /// renditions, byte for byte, without date, camera, location or place.
+    @Test func renditionsOnlyWithAKnownDigest() async throws {
+        let bytes = Array(try Data(contentsOf: TestSupport.sample("orientation-6-gps-p3.jpg")))
+        let spec = RenditionSpec(role: "thumb", format: .webp, width: 256)
+        let full = AssetProcessor(options: ProcessingOptions(renditions: [spec], analyzeColors: false))
+        var leanOptions = full.options
+        leanOptions.readsMetadata = false
+        let lean = AssetProcessor(options: leanOptions)
+        let digest = String(repeating: "ab", count: 32)
+        let whole = await full.process(data: bytes, filename: "IMG_0001.JPG")
+        let only = await lean.process(data: bytes, filename: "IMG_0001.JPG", sha256: digest)
+        #expect(whole.error == nil && only.error == nil)
+        #expect(whole.location != nil && whole.camera != nil && whole.captureDate != nil)
+        #expect(only.location == nil && only.place == nil && only.camera == nil && only.captureDate == nil)
+        #expect(only.sha256 == digest, "the given digest is the result's: the bytes were not hashed again")
+        #expect(whole.sha256 == ContentDigest.sha256(bytes))
+        #expect(only.renditions.map(\.data) == whole.renditions.map(\.data), "same pixels, upright either way")
+        #expect(only.width == whole.width && only.height == whole.height && only.orientation == 6)
+    }
+
     @Test(arguments: ["location/pixel6-ultrahdr.jpg", "location/apple-keys.mov", "location/matroska-apple-keys.mkv"])
     func inspectReadsBytesAsItReadsTheFile(_ sample: String) throws {
         let url = TestSupport.sample(sample)

@@ -210,6 +210,81 @@ import Testing
         }
     }
 
+    /// A stored file's digest is remembered by its `fstat` identity, so a revalidation reads
+    /// none of it; a file rewritten in place (same size, its modification time set back) is
+    /// a new version all the same: a new `ETag` and the new picture, never the cached digest.
+    @Test func aFileRewrittenInPlaceGetsANewEntityTag() async throws {
+        let (root, _) = try Self.storage()
+        let file = root.appendingPathComponent("album/photo.jpg")
+        let configuration = try Self.configuration(root: root)
+        // Another picture the same size as photo.jpg (bytes after a JPEG's end are ignored).
+        let original = Array(try Data(contentsOf: file))
+        var other = Array(try Data(contentsOf: TestSupport.sample("jpeg-decode/odd-size.jpg")))
+        try #require(other.count <= original.count)
+        other += [UInt8](repeating: 0, count: original.count - other.count)
+        let before = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+        try await ServerTests.withServer(configuration) { base, _ in
+            let url = Self.url(base, "/thumb/file/album/photo.jpg", key: Self.keyA)
+            let first = try await Self.get(url)
+            let tag = try #require(first.headers["etag"])
+            #expect(try await Self.get(url, headers: ["If-None-Match": tag]).status == 304)
+            // Rewritten through the same inode, same size, the old modification time put back.
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.write(contentsOf: Data(other))
+            try handle.close()
+            try FileManager.default.setAttributes([.modificationDate: try #require(before)], ofItemAtPath: file.path)
+            let second = try await Self.get(url, headers: ["If-None-Match": tag])
+            #expect(second.status == 200, "a stale digest would have answered 304")
+            #expect(second.headers["etag"] != tag && second.body != first.body)
+            #expect(second.headers["etag"]?.contains(ContentDigest.sha256(other).prefix(32)) == true)
+        }
+    }
+
+    @Test func digestCacheKeysOnTheFilesVersionAndStaysBounded() {
+        let cache = SourceDigestCache(capacity: 2)
+        let key = SourceDigestCache.Key(device: 1, inode: 2, size: 3, modifiedNanoseconds: 4, changedNanoseconds: 5)
+        cache.record("aa", for: key)
+        #expect(cache.digest(for: key) == "aa")
+        var changed = key
+        changed.changedNanoseconds += 1
+        #expect(cache.digest(for: changed) == nil)
+        cache.record("bb", for: changed)
+        var third = key
+        third.inode = 9
+        cache.record("cc", for: third)
+        #expect(cache.count <= 2 && cache.digest(for: third) == "cc")
+    }
+
+    /// `serve`'s default body budget is 1/64 of the memory the process may use: the cgroup's
+    /// limit when it is below the machine's (a container), v2 or v1, the tightest ancestor.
+    @Test func bodyBudgetFollowsTheCgroupMemoryLimit() throws {
+        let root = try TestSupport.temporaryFolder("cgroup")
+        func write(_ text: String, _ path: String) throws {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        let gib: UInt64 = 1 << 30
+        // cgroup v2: the group's own limit is "max", its parent's 2 GiB.
+        try write("max\n", "v2/kubepods/pod1/memory.max")
+        try write("2147483648\n", "v2/kubepods/memory.max")
+        #expect(HostMemory.available(physical: 64 * gib, cgroupRoot: root.path + "/v2", selfCgroup: "0::/kubepods/pod1\n")
+                == 2 * gib)
+        // cgroup v1 (as on this machine's kind of host): memory.limit_in_bytes; "unlimited" is a huge number.
+        try write("9223372036854771712\n", "v1/memory/memory.limit_in_bytes")
+        try write("536870912\n", "v1/memory/docker/abc/memory.limit_in_bytes")
+        let v1 = "12:cpu,cpuacct:/docker/abc\n4:memory:/docker/abc\n0::/\n"
+        #expect(HostMemory.available(physical: 64 * gib, cgroupRoot: root.path + "/v1", selfCgroup: v1) == gib / 2)
+        #expect(HostMemory.available(physical: 64 * gib, cgroupRoot: root.path + "/v1", selfCgroup: "4:memory:/\n") == 64 * gib)
+        // A limit above the machine's memory, or none, leaves the machine's.
+        #expect(HostMemory.available(physical: gib / 4, cgroupRoot: root.path + "/v2", selfCgroup: "0::/kubepods/pod1") == gib / 4)
+        #expect(HostMemory.available(physical: gib, cgroupRoot: root.path + "/none", selfCgroup: "") == gib)
+        var configuration = ServeConfiguration()
+        configuration.maxBodyBytes = 1 << 20
+        #expect(configuration.defaultBodyBudgetBytes(memory: 2 * gib) == 32 << 20)
+        #expect(configuration.defaultBodyBudgetBytes(memory: 32 << 20) == 1 << 20, "at least one largest body")
+    }
+
     // MARK: URL sources
 
     /// A source server on 127.0.0.1: `/photo.jpg`, `/to/PATH` (302 to PATH), `/to-metadata`

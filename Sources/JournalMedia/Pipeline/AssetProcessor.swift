@@ -45,16 +45,19 @@ public struct AssetProcessor: Sendable {
     /// original name (file-name dates read it, errors and `source` carry it); `modified`
     /// stands in for a file's modification time.
     /// With `deadlineSeconds`, the call (waiting included) stops at that deadline with an
-    /// error of reason `timeout`.
-    public func process(data: [UInt8], filename: String, modified: Double? = nil,
+    /// error of reason `timeout`. `sha256`: the bytes' SHA-256 (hex) when the caller already
+    /// has it (computed from these bytes): the result carries it and the bytes are not hashed
+    /// again. With `options.readsMetadata` off, a still's metadata is not read.
+    public func process(data: [UInt8], filename: String, modified: Double? = nil, sha256: String? = nil,
                         deadlineSeconds: Double? = nil) async -> AssetResult {
         await guarded(name: filename, deadlineSeconds: deadlineSeconds) {
-            self.process(ProbedAsset(data: data, name: filename, modified: modified,
-                                      maxPixels: self.options.maxPixels))
+            self.process(ProbedAsset(data: data, name: filename, modified: modified, maxPixels: self.options.maxPixels,
+                                     readsMetadata: self.options.readsMetadata),
+                         embeddedMotion: true, knownSHA256: sha256)
         }
     }
 
-    /// `process(data:filename:modified:deadlineSeconds:)` for bytes held in a `Data` (a
+    /// `process(data:filename:modified:sha256:deadlineSeconds:)` for bytes held in a `Data` (a
     /// Foundation or URLSession body): the same processing, on the executor like every other
     /// entry point. Costs one copy of the bytes into the `[UInt8]` the pipeline reads (a
     /// `[UInt8]` is taken as it is, without a copy, by the overload above).
@@ -93,13 +96,13 @@ public struct AssetProcessor: Sendable {
         process(probe, embeddedMotion: true)
     }
 
-    private func process(_ probe: ProbedAsset, embeddedMotion: Bool) -> AssetResult {
+    private func process(_ probe: ProbedAsset, embeddedMotion: Bool, knownSHA256: String? = nil) -> AssetResult {
         var clock = StageClock()
         var result = AssetResult(probe: probe, includeLocation: options.includeLocation)
         let content: SourceFile
         do throws(AssetError) {
             try DecodeGuard.checkCurrent(file: probe.name, stage: .read)
-            content = try probe.load(maxBytes: options.maxBytes)
+            content = try probe.load(maxBytes: options.maxBytes, knownSHA256: knownSHA256)
         } catch {
             result.error = error
             AssetTelemetry.record(result, logger: logger)

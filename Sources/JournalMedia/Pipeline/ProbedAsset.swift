@@ -124,9 +124,13 @@ public final class ProbedAsset: @unchecked Sendable {
 
     /// Probes bytes already in memory (an upload). `name` is the original file name, which
     /// file-name dates read; `modified` stands in for the file's modification time.
-    public convenience init(data: [UInt8], name: String, modified: Double? = nil, maxPixels: Int = Defaults.maxPixels) {
+    /// `readsMetadata` false (an on-demand rendition, `ProcessingOptions.readsMetadata`): a
+    /// still is sniffed and its container bounds checked, but its metadata is not walked (no
+    /// capture date, camera, location, identifier or embedded motion video).
+    public convenience init(data: [UInt8], name: String, modified: Double? = nil, maxPixels: Int = Defaults.maxPixels,
+                            readsMetadata: Bool = true) {
         let probed = ProbedAsset.probe(MemoryBytes(bytes: data), name: name, url: nil, modified: modified,
-                                       keepMediaOpen: true, maxPixels: maxPixels)
+                                       keepMediaOpen: true, maxPixels: maxPixels, readsMetadata: readsMetadata)
         self.init(name: name, url: nil, input: probed.input, size: probed.size, modified: modified,
                   format: probed.format, metadata: HeaderMetadata(captureDate: probed.captureDate,
                                                                   contentIdentifier: probed.contentIdentifier,
@@ -139,7 +143,8 @@ public final class ProbedAsset: @unchecked Sendable {
     }
 
     private static func probe(_ input: any ByteSource, name: String, url: URL?, fileName: String? = nil, modified: Double?,
-                              keepMediaOpen: Bool, maxPixels: Int, sidecar: XMPPacket? = nil) -> ProbedAsset {
+                              keepMediaOpen: Bool, maxPixels: Int, sidecar: XMPPacket? = nil,
+                              readsMetadata: Bool = true) -> ProbedAsset {
         let fileName = fileName ?? url?.lastPathComponent ?? (name as NSString).lastPathComponent
         func made(format: SourceFormat?, metadata: HeaderMetadata?, media: Result<MediaFile, AssetError>? = nil,
                   error: AssetError?) -> ProbedAsset {
@@ -170,8 +175,9 @@ public final class ProbedAsset: @unchecked Sendable {
             let overrun = ContainerBounds.check(input, format: format).map {
                 AssetError(file: name, stage: .probe, reason: .truncated, message: $0.message)
             }
-            let metadata = HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified,
-                                               sidecar: sidecar)
+            let metadata = readsMetadata
+                ? HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified, sidecar: sidecar)
+                : nil
             return made(format: format, metadata: metadata, error: overrun)
         }
         if keepMediaOpen {
@@ -266,7 +272,10 @@ public final class ProbedAsset: @unchecked Sendable {
     /// memory (refused beyond `maxBytes`, checked from `fstat` before anything is read); a
     /// movie or audio file streamed through the digest, only its head kept (libav reads the
     /// rest itself). Throws `read` (I/O) or `limits` (too large).
-    public func load(maxBytes: Int = Defaults.maxBytes) throws(AssetError) -> SourceFile {
+    /// - Parameter knownSHA256: the content's SHA-256 (hex) when the caller computed it from
+    ///   these same bytes in memory (an on-demand route hashes for its `ETag`): not hashed again.
+    ///   Ignored for a file, whose bytes are read (and hashed) here.
+    public func load(maxBytes: Int = Defaults.maxBytes, knownSHA256: String? = nil) throws(AssetError) -> SourceFile {
         if let error, error.stage == .read { throw error }
         let input = try openInput()
         let size = input.size
@@ -277,7 +286,7 @@ public final class ProbedAsset: @unchecked Sendable {
         }
         if let memory = input as? MemoryBytes {
             return SourceFile(url: url, name: name, bytes: memory.bytes, size: size, modified: modified,
-                              sha256: ContentDigest.sha256(memory.bytes))
+                              sha256: knownSHA256 ?? ContentDigest.sha256(memory.bytes))
         }
         let digest = ContentDigest()
         func failure(_ code: Int) -> AssetError {

@@ -32,6 +32,14 @@ public struct ProcessingOptions: Sendable, Equatable {
     /// (`--no-location`, a service's `--no-location`): every result's `location` and `place` are null and
     /// no warning about a location is kept. Renditions never carry metadata either way.
     public var includeLocation = true
+    /// Walk a still's metadata for the entry: capture date, camera, location and place, Live
+    /// Photo identifier, an Android motion photo's embedded video; on by default. Off (`serve`'s
+    /// on-demand route, which answers only a rendition's bytes): bytes in memory are sniffed
+    /// and bounds-checked, then decoded; the renditions are the same (the orientation comes
+    /// from the image header), the entry has none of those fields. Saves the metadata walk
+    /// (EXIF, MakerNote, XMP) and the place lookup per asset. Files (`process(fileAt:)`,
+    /// batches) always read their metadata.
+    public var readsMetadata = true
 
     public init(renditions: [RenditionSpec] = Defaults.renditions, maxPixels: Int = Defaults.maxPixels,
                 maxBytes: Int = Defaults.maxBytes, timeoutSeconds: Double = Defaults.decodeTimeoutSeconds,

@@ -23,12 +23,17 @@ enum RenditionNegotiation {
 
     /// The strong entity tag of a rendition: the source's SHA-256 (first 128 bits) and a
     /// fingerprint of what makes the bytes (the spec as used, the toolkit version).
-    static func entityTag(sourceDigest: String, spec: RenditionSpec) -> String {
+    static func entityTag(sourceDigest: String, specFingerprint: String) -> String {
+        "\"\(sourceDigest.prefix(32))-\(specFingerprint)\""
+    }
+
+    /// What makes a rendition's bytes besides its source: the spec as used and the toolkit
+    /// version, hashed (64 bits, hex). Made once per preset, role and format at start-up.
+    static func specFingerprint(_ spec: RenditionSpec) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let specJSON = (try? encoder.encode(spec)).map { [UInt8]($0) } ?? Array(spec.role.utf8)
-        let fingerprint = ContentDigest.sha256(specJSON + Array(Version.toolkit.utf8))
-        return "\"\(sourceDigest.prefix(32))-\(fingerprint.prefix(16))\""
+        return String(ContentDigest.sha256(specJSON + Array(Version.toolkit.utf8)).prefix(16))
     }
 
     /// Whether `If-None-Match` names `tag` (weak comparison, RFC 9110 §13.1.2) or is `*`.

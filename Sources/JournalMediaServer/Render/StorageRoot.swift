@@ -20,17 +20,32 @@ struct StorageRoot: Sendable {
         case unreadable(String)
     }
 
-    /// An open file below the root: its descriptor (closed by `deinit`) and size.
+    /// An open file below the root: its descriptor (closed by `deinit`), size and version
+    /// (what `fstat` said at the open: the key of its digest in `SourceDigestCache`).
     final class OpenFile: @unchecked Sendable {
         let descriptor: Int32
         let size: Int
+        let version: SourceDigestCache.Key
 
-        fileprivate init(descriptor: Int32, size: Int) {
+        fileprivate init(descriptor: Int32, info: stat) {
             self.descriptor = descriptor
-            self.size = size
+            size = Int(info.st_size)
+            version = Self.version(info)
         }
 
         deinit { close(descriptor) }
+
+        static func version(_ info: stat) -> SourceDigestCache.Key {
+            SourceDigestCache.Key(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size),
+                                  modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+                                  changedNanoseconds: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
+        }
+
+        /// Whether `fstat` still says what it said at the open (nothing wrote to the file since).
+        func isUnchanged() -> Bool {
+            var info = stat()
+            return fstat(descriptor, &info) == 0 && Self.version(info) == version
+        }
 
         /// The whole file (it was no larger than the limit when opened; a file that grew
         /// since is read only up to its size then).
@@ -74,7 +89,7 @@ struct StorageRoot: Sendable {
             close(descriptor)
             throw .tooLarge(size)
         }
-        return OpenFile(descriptor: descriptor, size: size)
+        return OpenFile(descriptor: descriptor, info: info)
     }
 
     /// `path` with every symlink, `.` and `..` resolved; nil when it does not exist.
