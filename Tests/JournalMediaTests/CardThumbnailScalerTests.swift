@@ -12,12 +12,7 @@ import Testing
                                 hasRealTransparency: false)
         let thumbnail = try CardThumbnailScaler.scaled(card, width: size.0, height: size.1).image
         #expect(thumbnail.width == size.0 && thumbnail.height == size.1 && thumbnail.bands == 3)
-        var count = 0
-        guard let raw = vips_image_write_to_memory(thumbnail.pointer, &count) else {
-            throw VipsError(message: VipsRuntime.takeErrorBuffer())
-        }
-        defer { g_free(raw) }
-        return Array(UnsafeRawBufferPointer(start: raw, count: count))
+        return try pixels(thumbnail)
     }
 
     @Test func flatColourStaysExactAtTheCardsThumbnailSize() throws {
