@@ -351,6 +351,37 @@ import Testing
         }
     }
 
+    /// Issue 28: a pin label stands on a plate of the card's background, so the graticule does
+    /// not run through its letters (before, the frame's tint and grid lines filled the label's
+    /// box); the plates cover no pin.
+    @Test func pinLabelsStandOnAPlateOfTheBackground() throws {
+        let pins = [CardPin(point: CardPoint(x: 0.1, y: 0.3), label: "Feld"),
+                    CardPin(point: CardPoint(x: 0.55, y: 0.7), label: "Halle"),
+                    CardPin(point: CardPoint(x: 0.9, y: 0.45), label: "Park")]
+        for size in [(512, 512, CardSizeClass.tile), (600, 750, .portrait), (800, 500, .landscape)] {
+            var spec = CardSamples.spec(headline: "Three places", hero: .frame(pins: pins, routes: [], scaleLabel: "≈ 4 km"),
+                                        width: size.0, height: size.1)
+            spec.sizeClass = size.2
+            let card = try CardRenderer.render(spec, images: [:])
+            let pixels = try CardPixels(card)
+            let labels = card.layout.texts.filter { ["pinLabel", "scale", "more"].contains($0.part) }
+            #expect(labels.count >= 2, "\(size.2): \(card.layout.texts.map(\.text))")
+            for label in labels {
+                let box = CardBox(x: label.box.x, y: label.box.y, width: label.box.width, height: label.box.height)
+                // Around the letters the box is the background; nothing but the letters' ink differs from it.
+                #expect(pixels.count(in: box, equalTo: background) > box.width * box.height / 2,
+                        "\(size.2) \(label.text): the frame shows through")
+                let above = CardBox(x: box.x, y: box.y - 1, width: box.width, height: 1)
+                #expect(pixels.count(in: above, equalTo: background) == box.width, "\(size.2) \(label.text)")
+            }
+            // The pins keep their accent heads uncovered.
+            for pin in card.layout.pins {
+                let box = CardBox(x: pin.x, y: pin.y, width: pin.width, height: pin.height)
+                #expect(pixels.count(in: box, equalTo: accent) > pin.width * pin.height / 6, "\(size.2): a pin is covered")
+            }
+        }
+    }
+
     /// Issue 28: one place without a map picture stands in rings around its pin, not on a grid.
     @Test func onePlaceWithoutAMapStandsInRings() throws {
         let card = try CardRenderer.render(

@@ -25,6 +25,8 @@ struct CardHeroPainter {
     var drawn: CardRect?
     var pins: [CardRect] = []
     var texts: [CardTextRun] = []
+    /// The plates drawn behind labels (pin labels, the scale, "+N").
+    var plates: [CardRect] = []
 
     /// Most points drawn over all routes; more are thinned evenly (the builder already
     /// simplifies to about a thousand, this only bounds hostile input).
@@ -167,10 +169,11 @@ struct CardHeroPainter {
         return converted
     }
 
-    /// Resized (up or down) to fit the box, or to fill it and cropped at the centre. Down by
-    /// libvips' `thumbnail_image`; up (a small artwork in a large hero) by a linear `resize`,
-    /// a fraction of the cost for the same smooth result.
+    /// Resized (up or down) to fit the box, or to fill it and cropped at the centre: opaque
+    /// 8-bit RGB by `CardPictureScaler`; anything else (an icon with alpha) down by libvips'
+    /// `thumbnail_image` and up by a linear `resize`.
     private static func fitted(_ image: VipsImageHandle, width: Int, height: Int, crop: Bool) throws(VipsError) -> VipsImageHandle {
+        if let scaled = try CardPictureScaler.fitted(image, width: width, height: height, crop: crop) { return scaled }
         let sx = Double(max(1, width)) / Double(max(1, image.width)), sy = Double(max(1, height)) / Double(max(1, image.height))
         let scale = crop ? max(sx, sy) : min(sx, sy)
         guard scale > 1 else {
@@ -305,19 +308,16 @@ struct CardHeroPainter {
             CardRect(x: box.x + box.width - pad - w, y: box.y + pad, width: w, height: h),
             CardRect(x: box.x + pad, y: box.y + pad, width: w, height: h),
         ]
-        let taken = pins.map { $0.insetBy(-metrics.px(4)) } + texts.map { $0.box.insetBy(-metrics.px(4)) }
-        guard let spot = corners.first(where: { rect in !taken.contains { $0.intersects(rect) } }) else {
+        let pinsTaken = pins.map { $0.insetBy(-metrics.px(4)) }
+        let platesTaken = texts.map { plateRect($0.box) } + plates
+        guard let spot = corners.first(where: { rect in
+            let plate = plateRect(rect).insetBy(-metrics.px(2))
+            return !pinsTaken.contains { $0.intersects(rect) } && !platesTaken.contains { $0.intersects(plate) }
+        }) else {
             warnings.append("\(part): no free corner; left out")
             return
         }
-        // On a plate of the background, so the graticule does not run through the letters.
-        let plate = metrics.px(10), n = CardLayers.number
-        let svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(w + 2 * plate)" height="\(h + plate)">\
-            <rect width="\(w + 2 * plate)" height="\(h + plate)" rx="\(n(Double(h + plate) / 2))" \
-            fill="\(backgroundHex)" fill-opacity="0.9"/></svg>
-            """
-        try canvas.place(try CardLayers.svg(svg), x: spot.x - plate, y: spot.y - plate / 2)
+        drawPlate(behind: spot, in: box)
         try drawLabel(fitted, at: spot, part: part)
     }
 
@@ -506,9 +506,11 @@ struct CardHeroPainter {
     private mutating func drawPinLabels(_ placed: [(CardPin, (x: Double, y: Double))], in box: CardBox,
                                         pinScale: Double) throws(VipsError) {
         let size = metrics.floor
-        let gap = metrics.px(10)
+        // Labels keep clear of the pins by `gap`, more than their plates reach beyond them.
+        let gap = metrics.px(12)
         let bounds = box.rect
-        var taken = pins.map { $0.insetBy(-metrics.px(4)) } + texts.map { $0.box.insetBy(-metrics.px(4)) }
+        let pinsTaken = pins.map { $0.insetBy(-metrics.px(4)) }
+        var platesTaken = texts.map { plateRect($0.box) } + plates
         var left = 0
         var labelled = 0
         for (pin, tip) in placed {
@@ -525,17 +527,43 @@ struct CardHeroPainter {
                 CardRect(x: headX - w / 2, y: box.y + Int(tip.y) - top - gap - h, width: w, height: h),
                 CardRect(x: headX - w / 2, y: box.y + Int(tip.y) + gap, width: w, height: h),
             ]
+            // The label stays in the hero and clear of the pins, its plate clear of other plates.
             guard let spot = candidates.first(where: { rect in
-                rect.x >= bounds.x && rect.y >= bounds.y && rect.x + rect.width <= bounds.x + bounds.width
-                    && rect.y + rect.height <= bounds.y + bounds.height && !taken.contains { $0.intersects(rect) }
+                let plate = plateRect(rect).insetBy(-metrics.px(2))
+                return rect.x >= bounds.x && rect.y >= bounds.y && rect.x + rect.width <= bounds.x + bounds.width
+                    && rect.y + rect.height <= bounds.y + bounds.height && !pinsTaken.contains { $0.intersects(rect) }
+                    && !platesTaken.contains { $0.intersects(plate) }
             }) else { left += 1; continue }
+            drawPlate(behind: spot, in: box)
             try drawLabel(fitted, at: spot, part: "pinLabel")
-            taken.append(spot.insetBy(-metrics.px(4)))
+            platesTaken.append(plateRect(spot))
             labelled += 1
         }
         guard left > 0 else { return }
         warnings.append("pins: \(left) labels left out")
         try drawCornerLabel("+\(left)", in: box, part: "more")
+    }
+
+    /// The plate behind a label's box: a few pixels wider and taller on each side (less
+    /// than the gap pin labels keep from their pins, so a plate never covers a pin).
+    private func plateRect(_ label: CardRect) -> CardRect {
+        let dx = metrics.px(6), dy = metrics.px(3)
+        return CardRect(x: label.x - dx, y: label.y - dy, width: label.width + 2 * dx, height: label.height + 2 * dy)
+    }
+
+    /// An opaque rounded plate of the card's background behind a label in the hero, so the
+    /// graticule, rings or map picture do not run through the letters: the label keeps the
+    /// APCA contrast its colour was chosen for on the background. Costs the plate's area.
+    /// The plate is cut at the hero's edges.
+    private mutating func drawPlate(behind label: CardRect, in box: CardBox) {
+        let plate = plateRect(label)
+        plates.append(plate)
+        guard let color = try? CardColor.rgb(backgroundHex, field: "background").bytes else { return }
+        let left = max(plate.x, box.x), top = max(plate.y, box.y)
+        let right = min(plate.x + plate.width, box.x + box.width), bottom = min(plate.y + plate.height, box.y + box.height)
+        guard right > left, bottom > top else { return }
+        canvas.tint(CardBox(x: left, y: top, width: right - left, height: bottom - top), color: color, alpha: 255,
+                    radius: min(metrics.px(10), (bottom - top) / 2))
     }
 
     private mutating func drawLabel(_ fitted: FittedText, at spot: CardRect, part: String) throws(VipsError) {

@@ -1,20 +1,25 @@
 import CVips
+import Foundation
 
 /// Writes a card's 8-bit RGB pixels as a PNG (colour type 2, no metadata chunk), with a
-/// deflate coder made for what cards are: large runs of one colour, anti-aliased text and a
-/// few pictures.
+/// deflate coder made for what cards are: large runs of one colour, rows that repeat the
+/// row above, anti-aliased text and a few pictures.
 ///
-/// Every row gets the PNG "sub" filter, so a run of one colour becomes a run of zeros.
-/// The LZ77 step looks at two distances only: 1 (the byte before: runs) and one row (the
-/// pixel above: repeated rows, vertical strokes); everything else is a literal. Tokens are
-/// Huffman-coded in dynamic blocks of at most 64 Ki tokens. The file is a plain PNG that
-/// any decoder reads; it is a little larger than zlib level 1 makes of the same card
-/// (about 80 KB instead of 70 KB for a 1200×1500 card) and several times cheaper to make,
-/// since zlib's general match search dominates a card's PNG encode (Benchmarks/RESULTS.md).
+/// Every row gets the PNG "sub" filter, so a run of one colour becomes a run of zeros. A
+/// row equal to the row above (found with one `memcmp`) is one match of a row's length,
+/// emitted without looking at its bytes. Otherwise the LZ77 step looks at two distances
+/// only: 1 (the byte before: runs, found eight bytes at a time against the repeated byte)
+/// and one row (the pixel above: vertical strokes), the latter only where the run is short;
+/// everything else is a literal. The Adler-32 follows the tokens (a run moves it in one
+/// step). Tokens are Huffman-coded in dynamic blocks of at most 64 Ki tokens, written
+/// 32 bits at a time. The file is a plain PNG that any decoder reads; it is a little larger
+/// than zlib level 1 makes of the same card and several times cheaper to make, since
+/// zlib's general match search dominates a card's PNG encode (Benchmarks/RESULTS.md).
 ///
-/// Runs on the card's thread; costs one pass over the pixels (filter, Adler-32, runs
-/// compared eight bytes at a time) plus the Huffman coding of the tokens, and holds two
-/// filtered rows and one block of tokens besides the output.
+/// Runs on the card's thread; costs one `memcmp` per row, plus for the rows that differ
+/// from the row above one pass (filter, runs compared eight bytes at a time) and the
+/// Huffman coding of their tokens. Holds two filtered rows and one block of tokens besides
+/// the output.
 package enum CardPNGEncoder {
     /// The PNG file of a drawn card (8-bit RGB, as `CardRenderer` makes them); nil for any
     /// other image, which the general rendition path then encodes.
@@ -48,9 +53,9 @@ package enum CardPNGEncoder {
     /// One filtered row is `1 + width × 3` bytes; matches never cross a row's end.
     static func zlibStream(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int) -> [UInt8] {
         let stride = width * 3 + 1
-        var writer = DeflateBlockWriter(rowDistance: stride)
-        writer.bits.bytes.reserveCapacity(width * height / 8 + 1024)
-        writer.bits.bytes += [0x78, 0x01]  // deflate, 32 KiB window, no dictionary
+        var writer = DeflateBlockWriter(rowDistance: stride, capacity: width * height / 8 + 1024)
+        defer { writer.bits.deallocate() }
+        writer.bits.append(0x78, 0x01)  // deflate, 32 KiB window, no dictionary
         var adler = Adler32()
         // Previous filtered row, then the current one, contiguous: distance `stride` back
         // from the current row is the same byte of the row above.
@@ -59,45 +64,33 @@ package enum CardPNGEncoder {
         rows.initialize(repeating: 0, count: 2 * stride)
         let current = rows + stride
         let rowBytes = width * 3
+        // The Adler-32 sums of the current filtered row, once a row repeats.
+        var rowSums: (sum: UInt64, weighted: UInt64)? = nil
+        // Deflate reaches 32 KiB back: wider rows (over 10,922 px) use runs only.
+        let rowsReachable = stride <= 32768
         for y in 0..<height {
-            if y > 0 { rows.update(from: current, count: stride) }
             let source = pixels + y * rowBytes
-            if y > 0 && equalBytes(source, source - rowBytes, count: rowBytes) {
-                // The row repeats the one above: "up" makes it all zeros, one run.
-                current[0] = 2
-                (current + 1).update(repeating: 0, count: rowBytes)
-                adler.update(current, count: 1)
-                adler.updateZeros(count: rowBytes)
-            } else {
-                current[0] = 1  // sub
-                current[1] = source[0]; current[2] = source[1]; current[3] = source[2]
-                if width > 1 {
-                    for i in 3..<rowBytes { current[i + 1] = source[i] &- source[i - 3] }
-                }
-                adler.update(current, count: stride)
+            if y > 0 && rowsReachable && memcmp(source, source - rowBytes, rowBytes) == 0 {
+                // The row repeats the one above: filtered alike, it repeats the filtered row
+                // above, one match of the row's length.
+                let sums = rowSums ?? Adler32.sums(current, count: stride)
+                rowSums = sums
+                adler.repeatRow(count: stride, sum: sums.sum, weighted: sums.weighted)
+                writer.repeatRow(count: stride)
+                continue
             }
-            writer.tokenise(row: current, count: stride, hasRowAbove: y > 0)
+            rowSums = nil
+            if y > 0 { rows.update(from: current, count: stride) }
+            current[0] = 1  // sub
+            current[1] = source[0]; current[2] = source[1]; current[3] = source[2]
+            if width > 1 {
+                for i in 3..<rowBytes { current[i + 1] = source[i] &- source[i - 3] }
+            }
+            writer.tokenise(row: current, count: stride, hasRowAbove: y > 0 && rowsReachable, adler: &adler)
         }
         writer.finish()
-        var stream = writer.bits.bytes
-        appendBigEndian(&stream, adler.value)
-        return stream
-    }
-
-    /// Whether `count` bytes at `a` and `b` are equal, compared eight at a time.
-    static func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
-        var offset = 0
-        while offset + 8 <= count {
-            if x.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != y.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
-            offset += 8
-        }
-        while offset < count {
-            if a[offset] != b[offset] { return false }
-            offset += 1
-        }
-        return true
+        writer.bits.appendBigEndian(adler.value)
+        return writer.bits.bytes
     }
 
     // MARK: PNG chunks
@@ -120,15 +113,39 @@ package enum CardPNGEncoder {
     }
 }
 
-/// zlib's checksum of the uncompressed stream (RFC 1950), summed a block at a time: over n
-/// bytes, a grows by Σx and b by n·a + n·Σx − Σi·x, two 32-bit sums the compiler
-/// vectorises (n ≤ 4096 keeps them from overflowing), reduced modulo 65521 per block. A
-/// run of zeros only moves b, by n·a.
+/// zlib's checksum of the uncompressed stream (RFC 1950), kept as two unreduced 64-bit sums
+/// that the encoder reduces modulo 65521 once per row (a row is far too short to overflow
+/// them). A byte adds x to a and the new a to b; a run of n bytes v moves them in one step
+/// (a by n·v, b by n·a + v·n(n+1)/2); a stretch of bytes is summed a block at a time: a
+/// grows by Σx and b by n·a + n·Σx − Σi·x, two 32-bit sums the compiler vectorises (n ≤
+/// 4096 keeps them from overflowing).
 struct Adler32 {
     private var a: UInt64 = 1
     private var b: UInt64 = 0
+    static let modulus: UInt64 = 65521
 
-    mutating func update(_ bytes: UnsafePointer<UInt8>, count: Int) {
+    @inline(__always)
+    mutating func add(_ byte: UInt8) {
+        a &+= UInt64(byte)
+        b &+= a
+    }
+
+    @inline(__always)
+    mutating func addRun(_ value: UInt8, count: Int) {
+        let n = UInt64(count), v = UInt64(value)
+        b &+= n &* a &+ v &* (n &* (n &+ 1) / 2)
+        a &+= n &* v
+    }
+
+    mutating func add(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        let (sum, weighted) = Self.sums(bytes, count: count)
+        b &+= UInt64(count) &* a &+ UInt64(count) &* sum &- weighted
+        a &+= sum
+    }
+
+    /// Σx and Σi·x (i from 0) over `count` bytes, summed in blocks of 4096.
+    static func sums(_ bytes: UnsafePointer<UInt8>, count: Int) -> (sum: UInt64, weighted: UInt64) {
+        var total: UInt64 = 0, weightedTotal: UInt64 = 0
         var offset = 0
         while offset < count {
             let n = min(4096, count - offset)
@@ -139,18 +156,26 @@ struct Adler32 {
                 sum &+= x
                 indexed &+= UInt32(truncatingIfNeeded: i) &* x
             }
-            let weighted = UInt64(n) * UInt64(sum) - UInt64(indexed)
-            b = (b + UInt64(n) * a + weighted) % 65521
-            a = (a + UInt64(sum)) % 65521
+            weightedTotal &+= UInt64(indexed) &+ UInt64(offset) &* UInt64(sum)
+            total &+= UInt64(sum)
             offset += n
         }
+        return (total, weightedTotal)
     }
 
-    mutating func updateZeros(count: Int) {
-        b = (b + UInt64(count % 65521) * a) % 65521
+    /// A row of `count` bytes whose sums are known (a row repeating the one before).
+    mutating func repeatRow(count: Int, sum: UInt64, weighted: UInt64) {
+        b = (b % Self.modulus &+ UInt64(count) % Self.modulus &* (a % Self.modulus)
+             &+ (UInt64(count) &* sum &- weighted) % Self.modulus) % Self.modulus
+        a = (a &+ sum) % Self.modulus
     }
 
-    var value: UInt32 { UInt32(b << 16 | a) }
+    mutating func reduce() {
+        a %= Self.modulus
+        b %= Self.modulus
+    }
+
+    var value: UInt32 { UInt32((b % Self.modulus) << 16 | (a % Self.modulus)) }
 }
 
 /// The PNG chunk checksum (CRC-32, polynomial 0xEDB88320), table-driven.
@@ -171,44 +196,100 @@ struct CRC32 {
     var value: UInt32 { crc ^ 0xFFFF_FFFF }
 }
 
-/// Bits packed least-significant first, as deflate wants them.
+/// Bits packed least-significant first, as deflate wants them, into a buffer that grows
+/// as needed; 32 bits are stored at a time.
 struct DeflateBits {
-    var bytes: [UInt8] = []
+    private var storage: UnsafeMutableRawPointer
+    private var capacity: Int
+    private(set) var count = 0
     private var buffer: UInt64 = 0
-    private var count = 0
+    private var bitCount = 0
 
+    init(capacity: Int) {
+        self.capacity = max(64, capacity)
+        storage = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
+    }
+
+    func deallocate() { storage.deallocate() }
+
+    /// Room for at least `bytes` more bytes.
+    mutating func reserve(_ bytes: Int) {
+        guard count + bytes + 8 > capacity else { return }
+        let grown = max(2 * capacity, count + bytes + 8)
+        let larger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+        larger.copyMemory(from: storage, byteCount: count)
+        storage.deallocate()
+        storage = larger
+        capacity = grown
+    }
+
+    /// Writes the low `length` (≤ 32) bits of `value`; needs 4 bytes reserved.
+    @inline(__always)
     mutating func write(_ value: UInt32, _ length: Int) {
-        buffer |= UInt64(value) << UInt64(count)
-        count += length
-        while count >= 8 {
-            bytes.append(UInt8(truncatingIfNeeded: buffer))
-            buffer >>= 8
-            count -= 8
+        buffer |= UInt64(value) << UInt64(bitCount)
+        bitCount += length
+        if bitCount >= 32 {
+            storage.storeBytes(of: UInt32(truncatingIfNeeded: buffer).littleEndian, toByteOffset: count, as: UInt32.self)
+            count += 4
+            buffer >>= 32
+            bitCount -= 32
         }
     }
 
     /// Pads the last byte with zero bits.
     mutating func flush() {
-        if count > 0 { bytes.append(UInt8(truncatingIfNeeded: buffer)) }
+        reserve(8)
+        while bitCount > 0 {
+            storage.storeBytes(of: UInt8(truncatingIfNeeded: buffer), toByteOffset: count, as: UInt8.self)
+            count += 1
+            buffer >>= 8
+            bitCount = max(0, bitCount - 8)
+        }
         buffer = 0
-        count = 0
     }
+
+    /// Whole bytes, after `flush`.
+    mutating func append(_ bytes: UInt8...) {
+        reserve(bytes.count)
+        for byte in bytes {
+            storage.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+            count += 1
+        }
+    }
+
+    mutating func appendBigEndian(_ value: UInt32) {
+        append(UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
+    }
+
+    var bytes: [UInt8] { Array(UnsafeRawBufferPointer(start: storage, count: count)) }
 }
 
 /// Turns filtered rows into deflate tokens (literals; matches at distance 1 or one row) and
 /// writes them as dynamic-Huffman blocks.
 struct DeflateBlockWriter {
-    /// A literal byte (< 256), or a match: 1 << 31 | distance << 9 | length.
-    private var tokens: [UInt32] = []
-    private var literalFrequencies = [Int](repeating: 0, count: 286)
-    private var distanceFrequencies = [Int](repeating: 0, count: 30)
-    var bits = DeflateBits()
+    /// A literal byte (< 256), or a match: 1 << 31, 1 << 30 for the row distance (else 1),
+    /// and the length in the low 9 bits.
+    private var tokens: UnsafeMutablePointer<UInt32>
+    private var tokenCount = 0
+    /// Symbol counts of the block (286 literal/length codes, then 30 distance codes).
+    private let frequencies: UnsafeMutablePointer<Int>
+    private var literalFrequencies: UnsafeMutablePointer<Int> { frequencies }
+    private var distanceFrequencies: UnsafeMutablePointer<Int> { frequencies + 286 }
+    var bits: DeflateBits
     let rowDistance: Int
+    let rowCode: Int
     static let blockTokens = 1 << 16
+    static let rowFlag: UInt32 = 1 << 30
+    static let matchFlag: UInt32 = 1 << 31
 
-    init(rowDistance: Int) {
+    init(rowDistance: Int, capacity: Int) {
         self.rowDistance = rowDistance
-        tokens.reserveCapacity(Self.blockTokens + 300)
+        rowCode = Self.distanceCode(rowDistance)
+        // A row adds at most one token per byte, plus the pieces of its matches.
+        tokens = UnsafeMutablePointer<UInt32>.allocate(capacity: Self.blockTokens + 2 * rowDistance + 16)
+        bits = DeflateBits(capacity: capacity)
+        frequencies = UnsafeMutablePointer<Int>.allocate(capacity: 316)
+        frequencies.initialize(repeating: 0, count: 316)
     }
 
     // RFC 1951, 3.2.5: length codes 257…285 and distance codes 0…29, their bases and extra bits.
@@ -229,9 +310,33 @@ struct DeflateBlockWriter {
         (distanceBase.lastIndex { $0 <= distance }) ?? 0
     }
 
+    /// How many bytes from `p` on equal `value`, up to `limit`: eight bytes at a time
+    /// against the byte repeated, 32 per step while they all match.
+    @inline(__always)
+    private static func run(of value: UInt8, _ row: UnsafePointer<UInt8>, _ p: Int, limit: Int) -> Int {
+        let pattern = UInt64(value) &* 0x0101_0101_0101_0101
+        let raw = UnsafeRawPointer(row + p)
+        var n = 0
+        while n + 32 <= limit {
+            let x0 = raw.loadUnaligned(fromByteOffset: n, as: UInt64.self) ^ pattern
+            let x1 = raw.loadUnaligned(fromByteOffset: n + 8, as: UInt64.self) ^ pattern
+            let x2 = raw.loadUnaligned(fromByteOffset: n + 16, as: UInt64.self) ^ pattern
+            let x3 = raw.loadUnaligned(fromByteOffset: n + 24, as: UInt64.self) ^ pattern
+            if x0 | x1 | x2 | x3 != 0 { break }
+            n += 32
+        }
+        while n + 8 <= limit {
+            let x = raw.loadUnaligned(fromByteOffset: n, as: UInt64.self) ^ pattern
+            if x != 0 { return n + x.trailingZeroBitCount / 8 }
+            n += 8
+        }
+        while n < limit && row[p + n] == value { n += 1 }
+        return n
+    }
+
     /// How many bytes from `p` on equal the bytes `distance` before them, up to `limit`.
     @inline(__always)
-    private static func run(_ row: UnsafePointer<UInt8>, _ p: Int, distance: Int, limit: Int) -> Int {
+    private static func match(_ row: UnsafePointer<UInt8>, _ p: Int, distance: Int, limit: Int) -> Int {
         var n = 0
         let raw = UnsafeRawPointer(row)
         while n + 8 <= limit {
@@ -244,52 +349,82 @@ struct DeflateBlockWriter {
         return n
     }
 
-    mutating func tokenise(row: UnsafePointer<UInt8>, count: Int, hasRowAbove: Bool) {
-        let rowCode = Self.distanceCode(rowDistance)
+    /// A run of at least this many bytes is taken without looking at the row above.
+    static let longRun = 32
+
+    mutating func tokenise(row: UnsafePointer<UInt8>, count: Int, hasRowAbove: Bool, adler: inout Adler32) {
         var p = 0
         while p < count {
             let limit = count - p
-            let byRun = p > 0 ? Self.run(row, p, distance: 1, limit: limit) : 0
-            let byRow = hasRowAbove ? Self.run(row, p, distance: rowDistance, limit: limit) : 0
-            // A run costs no extra bits; a row match pays ~12 for its distance.
-            let (length, distance, code) = byRun >= 3 && byRun + 4 >= byRow ? (byRun, 1, 0)
-                : byRow >= 6 ? (byRow, rowDistance, rowCode) : (0, 0, 0)
-            if length == 0 {
-                literal(row[p])
-                p += 1
+            // Most bytes of anti-aliased text differ from the one before and the one above:
+            // checked first, before the longer comparisons.
+            let byRun = p > 0 && row[p] == row[p - 1] ? Self.run(of: row[p - 1], row, p, limit: limit) : 0
+            if byRun >= Self.longRun {
+                emit(length: byRun, row: false)
+                adler.addRun(row[p - 1], count: byRun)
+                p += byRun
                 continue
             }
-            var left = length
-            while left >= 3 {
-                let piece = left > 258 && left - 258 < 3 ? left - 3 : min(258, left)
-                tokens.append(1 << 31 | UInt32(distance) << 9 | UInt32(piece))
-                literalFrequencies[257 + Self.lengthCode[piece]] += 1
-                distanceFrequencies[code] += 1
-                left -= piece
+            let byRow = hasRowAbove && row[p] == row[p - rowDistance]
+                ? Self.match(row, p, distance: rowDistance, limit: limit) : 0
+            // A run costs no extra bits; a row match pays ~12 for its distance.
+            if byRun >= 3 && byRun + 4 >= byRow {
+                emit(length: byRun, row: false)
+                adler.addRun(row[p - 1], count: byRun)
+                p += byRun
+            } else if byRow >= 6 {
+                emit(length: byRow, row: true)
+                adler.add(row + p, count: byRow)
+                p += byRow
+            } else {
+                let byte = row[p]
+                tokens[tokenCount] = UInt32(byte)
+                tokenCount += 1
+                literalFrequencies[Int(byte)] += 1
+                adler.add(byte)
+                p += 1
             }
-            p += length - left
-            if tokens.count >= Self.blockTokens { writeBlock(final: false) }
         }
-        if tokens.count >= Self.blockTokens { writeBlock(final: false) }
+        adler.reduce()
+        if tokenCount >= Self.blockTokens { writeBlock(final: false) }
     }
 
+    /// A filtered row equal to the one above: one match of its length at the row distance.
+    mutating func repeatRow(count: Int) {
+        emit(length: count, row: true)
+        if tokenCount >= Self.blockTokens { writeBlock(final: false) }
+    }
+
+    /// A match of `length` ≥ 3, in pieces of at most 258 (none shorter than 3).
     @inline(__always)
-    private mutating func literal(_ byte: UInt8) {
-        tokens.append(UInt32(byte))
-        literalFrequencies[Int(byte)] += 1
+    private mutating func emit(length: Int, row: Bool) {
+        var left = length
+        let flag = Self.matchFlag | (row ? Self.rowFlag : 0)
+        while left >= 3 {
+            let piece = left > 258 && left - 258 < 3 ? left - 3 : min(258, left)
+            tokens[tokenCount] = flag | UInt32(piece)
+            tokenCount += 1
+            literalFrequencies[257 + Self.lengthCode[piece]] += 1
+            distanceFrequencies[row ? rowCode : 0] += 1
+            left -= piece
+        }
     }
 
     mutating func finish() {
         writeBlock(final: true)
         bits.flush()
+        tokens.deallocate()
+        frequencies.deallocate()
     }
 
     /// One dynamic-Huffman block of the tokens gathered (RFC 1951, 3.2.7); code lengths are
-    /// sent without run-length codes.
+    /// sent without run-length codes. Each length's code and extra bits, and each of the two
+    /// distances', are put together once per block.
     private mutating func writeBlock(final: Bool) {
         literalFrequencies[256] += 1  // end of block
-        let literalLengths = HuffmanLengths.make(literalFrequencies, limit: 15)
-        let distanceLengths = HuffmanLengths.make(distanceFrequencies, limit: 15)
+        let literalLengths = HuffmanLengths.make(Array(UnsafeBufferPointer(start: literalFrequencies, count: 286)), limit: 15)
+        let distanceLengths = HuffmanLengths.make(Array(UnsafeBufferPointer(start: distanceFrequencies, count: 30)),
+                                                  limit: 15)
         let literalCount = max(257, (literalLengths.lastIndex { $0 > 0 } ?? 0) + 1)
         let distanceCount = max(1, (distanceLengths.lastIndex { $0 > 0 } ?? 0) + 1)
         let sent = Array(literalLengths[0..<literalCount]) + Array(distanceLengths[0..<distanceCount])
@@ -300,6 +435,8 @@ struct DeflateBlockWriter {
         var lengthCount = 19
         while lengthCount > 4 && lengthLengths[order[lengthCount - 1]] == 0 { lengthCount -= 1 }
 
+        // Header and code lengths: at most ~330 writes of ≤ 7 bits; tokens: ≤ 48 bits each.
+        bits.reserve(512 + tokenCount * 6)
         bits.write(final ? 1 : 0, 1)
         bits.write(2, 2)  // dynamic Huffman
         bits.write(UInt32(literalCount - 257), 5)
@@ -311,27 +448,43 @@ struct DeflateBlockWriter {
 
         let literalCodes = HuffmanLengths.codes(literalLengths)
         let distanceCodes = HuffmanLengths.codes(distanceLengths)
-        for token in tokens {
-            if token & (1 << 31) == 0 {
-                bits.write(literalCodes[Int(token)], literalLengths[Int(token)])
-                continue
-            }
-            let length = Int(token & 0x1FF), distance = Int(token >> 9 & 0x3FFFFF)
-            let lengthIndex = Self.lengthCode[length]
-            bits.write(literalCodes[257 + lengthIndex], literalLengths[257 + lengthIndex])
-            if Self.lengthExtra[lengthIndex] > 0 {
-                bits.write(UInt32(length - Self.lengthBase[lengthIndex]), Self.lengthExtra[lengthIndex])
-            }
-            let distanceIndex = distance == 1 ? 0 : Self.distanceCode(distance)
-            bits.write(distanceCodes[distanceIndex], distanceLengths[distanceIndex])
-            if Self.distanceExtra[distanceIndex] > 0 {
-                bits.write(UInt32(distance - Self.distanceBase[distanceIndex]), Self.distanceExtra[distanceIndex])
+        // Per match length: its code with the extra bits above it, and the bit count.
+        var lengthBits = [UInt32](repeating: 0, count: 259), lengthSizes = [Int](repeating: 0, count: 259)
+        for length in 3...258 {
+            let index = Self.lengthCode[length]
+            lengthBits[length] = literalCodes[257 + index]
+                | UInt32(length - Self.lengthBase[index]) << UInt32(literalLengths[257 + index])
+            lengthSizes[length] = literalLengths[257 + index] + Self.lengthExtra[index]
+        }
+        let oneBits = distanceCodes[0], oneSize = distanceLengths[0]
+        let rowBits = distanceCodes[rowCode]
+            | UInt32(rowDistance - Self.distanceBase[rowCode]) << UInt32(distanceLengths[rowCode])
+        let rowSize = distanceLengths[rowCode] + Self.distanceExtra[rowCode]
+        literalCodes.withUnsafeBufferPointer { literalCodes in
+            literalLengths.withUnsafeBufferPointer { literalLengths in
+                lengthBits.withUnsafeBufferPointer { lengthBits in
+                    lengthSizes.withUnsafeBufferPointer { lengthSizes in
+                        for index in 0..<tokenCount {
+                            let token = tokens[index]
+                            if token & Self.matchFlag == 0 {
+                                bits.write(literalCodes[Int(token)], literalLengths[Int(token)])
+                                continue
+                            }
+                            let length = Int(token & 0x1FF)
+                            bits.write(lengthBits[length], lengthSizes[length])
+                            if token & Self.rowFlag != 0 {
+                                bits.write(rowBits, rowSize)
+                            } else {
+                                bits.write(oneBits, oneSize)
+                            }
+                        }
+                    }
+                }
             }
         }
         bits.write(literalCodes[256], literalLengths[256])
-        tokens.removeAll(keepingCapacity: true)
-        for i in literalFrequencies.indices { literalFrequencies[i] = 0 }
-        for i in distanceFrequencies.indices { distanceFrequencies[i] = 0 }
+        tokenCount = 0
+        frequencies.update(repeating: 0, count: 316)
     }
 }
 

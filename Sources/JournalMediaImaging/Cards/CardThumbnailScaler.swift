@@ -37,27 +37,46 @@ package enum CardThumbnailScaler {
         var starts: [Int]
         var weights: [Int32]
 
+        /// The whole source onto the target by area averaging (a reduction).
         init(source: Int, target: Int) {
-            let scale = Double(source) / Double(target)
-            // A span of `scale` pixels touches at most ⌈scale⌉ + 1 of them; never more than exist.
-            taps = min(source, Int(scale.rounded(.up)) + 1)
+            self.init(source: source, target: target, span: Double(source) / Double(target), offset: 0)
+        }
+
+        /// Target index i shows the source from `offset + i × span` to `offset + (i + 1) ×
+        /// span`: the mean of the pixels that stretch covers when it is a pixel or more (a
+        /// reduction), else the linear interpolation between the two pixels nearest its
+        /// centre (an enlargement), the edge pixels held beyond the edges.
+        init(source: Int, target: Int, span: Double, offset: Double) {
+            let enlarging = span < 1
+            // A span of `span` pixels touches at most ⌈span⌉ + 1 of them; never more than exist.
+            taps = min(source, enlarging ? 2 : Int(span.rounded(.up)) + 1)
             starts = []
             weights = []
             starts.reserveCapacity(target)
             weights.reserveCapacity(target * taps)
             for index in 0..<target {
-                let from = Double(index) * scale, to = Double(index + 1) * scale
-                let start = max(0, min(source - taps, Int(from.rounded(.down))))
+                let from = offset + Double(index) * span, to = from + span
                 var row = [Int32](repeating: 0, count: taps)
-                for tap in 0..<taps {
-                    let pixel = Double(start + tap)
-                    let overlap = max(0, min(to, pixel + 1) - max(from, pixel))
-                    row[tap] = Int32((overlap / scale * 4096).rounded())
+                let start: Int
+                if enlarging {
+                    let centre = (from + to) / 2 - 0.5
+                    let left = Int(centre.rounded(.down)), fraction = centre - Double(left)
+                    start = max(0, min(source - taps, left))
+                    for (pixel, weight) in [(left, 1 - fraction), (left + 1, fraction)] {
+                        row[max(0, min(source - 1, pixel)) - start] += Int32((weight * 4096).rounded())
+                    }
+                } else {
+                    start = max(0, min(source - taps, Int(from.rounded(.down))))
+                    for tap in 0..<taps {
+                        let pixel = Double(start + tap)
+                        let overlap = max(0, min(to, pixel + 1) - max(from, pixel))
+                        row[tap] = Int32((overlap / span * 4096).rounded())
+                    }
                 }
                 // Rounding leftovers go to the largest weight, so flat colour stays exact.
                 let largest = row.indices.max { row[$0] < row[$1] } ?? 0
                 row[largest] += 4096 - row.reduce(0, +)
-                starts.append(max(0, start))
+                starts.append(start)
                 weights += row
             }
         }
@@ -66,8 +85,14 @@ package enum CardThumbnailScaler {
     /// Vertical pass into one row of sums per thumbnail row, then the horizontal pass.
     static func averaged(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, toWidth: Int,
                          toHeight: Int) -> [UInt8] {
-        let horizontal = Axis(source: width, target: toWidth)
-        let vertical = Axis(source: height, target: toHeight)
+        resampled(pixels, width: width, height: height, horizontal: Axis(source: width, target: toWidth),
+                  vertical: Axis(source: height, target: toHeight))
+    }
+
+    /// Packed RGB of `horizontal`'s × `vertical`'s target size from `width`×`height` packed RGB.
+    static func resampled(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, horizontal: Axis,
+                          vertical: Axis) -> [UInt8] {
+        let toWidth = horizontal.starts.count, toHeight = vertical.starts.count
         let rowBytes = width * 3
         var out = [UInt8](repeating: 0, count: toWidth * toHeight * 3)
         let sums = UnsafeMutablePointer<Int32>.allocate(capacity: rowBytes)
