@@ -34,7 +34,10 @@ package enum VipsRuntime {
         // build can call its error functions internally, past the definitions in
         // CVipsMessages, and its records would then stay empty. Elsewhere libvips' own
         // buffer is read (`takeMessages`), attribution best-effort.
+        // `JOURNAL_MEDIA_VIPS_RECORDS=0` takes that plain-libvips branch on a verified libvips
+        // too (to test it, or to rule the interposition out while debugging).
         let verified = recordsVerified(major: Int(vips_version(0)), minor: Int(vips_version(1)))
+            && ProcessInfo.processInfo.environment[recordsVariable] != "0"
         jm_vips_messages_enable(jm_vips_messages_active() != 0 && verified ? 1 : 0)
         // libvips reports recoverable decoder trouble as GLib warnings on stderr; they go to
         // the toolkit's logger instead (`NativeLibraryLog`, debug level).
@@ -156,6 +159,9 @@ package enum VipsRuntime {
         guard initialised else { return false }
         return jm_vips_messages_enabled() != 0
     }()
+
+    /// The environment variable that, set to `0`, keeps CVipsMessages' records off.
+    package static let recordsVariable = "JOURNAL_MEDIA_VIPS_RECORDS"
 
     /// Whether CVipsMessages' records were verified with libvips `major.minor` (8.14: every
     /// message, a worker thread's included, reached its computation's record).
