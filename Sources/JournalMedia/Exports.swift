@@ -4,3 +4,5 @@
 @_exported import JournalMediaImaging
 // Suggestion links and push payloads (`link`, `push`): their own target, kept under `import JournalMedia`.
 @_exported import JournalMediaNotifications
+// The suggestion bundle and card contents: their own target, kept under `import JournalMedia`.
+@_exported import JournalMediaSuggestions

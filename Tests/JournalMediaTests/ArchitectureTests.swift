@@ -153,6 +153,9 @@ import Testing
     @Test func notificationsAreTheirOwnTargetOnFoundationAlone() throws {
         let sources = TestSupport.packageRoot.appendingPathComponent("Sources")
         #expect(!FileManager.default.fileExists(atPath: sources.appendingPathComponent("JournalMediaCore/Notifications").path))
+        // So are the suggestion bundle and card contents (JournalMediaSuggestions, on the core).
+        #expect(!FileManager.default.fileExists(atPath: sources.appendingPathComponent("JournalMediaCore/Suggestions").path))
+        #expect(FileManager.default.fileExists(atPath: sources.appendingPathComponent("JournalMediaSuggestions/CardSpecBuilder.swift").path))
         let folder = sources.appendingPathComponent("JournalMediaNotifications")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
         #expect(files.count == 17)

@@ -1,6 +1,7 @@
 import Foundation
 import JournalMediaCore
 import JournalMediaImaging
+import JournalMediaSuggestions
 
 /// The work for one item of a bundle: its files through the pipeline, its cards through
 /// `CardSource`, its outputs named `NN-<id>[.<field>].<role>.<ext>` and handed to the

@@ -1,5 +1,6 @@
 import Foundation
 import JournalMediaCore
+import JournalMediaSuggestions
 
 /// Turns a suggestion bundle into a display-ready result for every item: renditions of
 /// media items (photos, Live Photos with their given pair, videos) and of the pictures

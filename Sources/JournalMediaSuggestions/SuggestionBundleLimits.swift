@@ -1,3 +1,5 @@
+import JournalMediaCore
+
 /// Bounds on what a bundle may hold, checked while reading it so a hostile bundle costs
 /// bounded time and memory. The JSON Schema states the same numbers (`maxItems`,
 /// `maxLength`); the file-size bound is checked before the parse.
