@@ -79,6 +79,15 @@ let package = Package(
             name: "JournalMediaCore",
             dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Notifications: suggestion links (JSNotificationURLFormat), their AASA entries and APNs
+        // push payloads. No C and nothing of the pipeline; `link` and `push` use it, and
+        // JournalMedia re-exports it. (Attachment limits are the model's: Core.)
+        .target(name: "JournalMediaNotifications", swiftSettings: [.swiftLanguageMode(.v6)]),
+        // Suggestions: the bundle (model, reader, limits) and CardSpecBuilder (texts, locale
+        // formats, colours, routes of each card). No C; the pipeline's suggestion processor, the
+        // service and the CLI use it, and JournalMedia re-exports it.
+        .target(name: "JournalMediaSuggestions", dependencies: ["JournalMediaCore"],
+                swiftSettings: [.swiftLanguageMode(.v6)]),
         // Metadata: container walks (JPEG, PNG, RIFF, HEIF, TIFF, PSD), EXIF via libexif, the Apple
         // MakerNote, XMP via libxml2, capture-date resolution.
         .target(
@@ -135,7 +144,7 @@ let package = Package(
         .target(
             name: "JournalMedia",
             dependencies: ["JournalMediaCore", "JournalMediaMetadata", "JournalMediaImaging", "JournalMediaVideo",
-                           "CCrypto", .product(name: "Logging", package: "swift-log"),
+                           "JournalMediaNotifications", "JournalMediaSuggestions", "CCrypto", .product(name: "Logging", package: "swift-log"),
                            .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The service contract (openapi.yaml) embedded at build time with #embed, for GET /openapi.yaml.
@@ -197,7 +206,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "JournalMediaTests",
-            dependencies: ["JournalMedia", "JournalMediaCore", "JournalMediaMetadata", "JournalMediaImaging",
+            dependencies: ["JournalMedia", "JournalMediaCore", "JournalMediaMetadata", "JournalMediaImaging", "JournalMediaNotifications", "JournalMediaSuggestions",
                            "JournalMediaVideo", "JournalMediaResampling", "CResampleKernel", "CStillEncode", "CExif", "CVips", "CFFmpeg",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "InMemoryLogging", package: "swift-log"),

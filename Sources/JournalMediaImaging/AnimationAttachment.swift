@@ -4,7 +4,7 @@ import JournalMediaCore
 /// An animated GIF or WebP as an animated GIF notification attachment (`UNNotificationAttachment`
 /// plays GIFs, not WebP): every frame decoded and fitted into the spec's box by libvips'
 /// `thumbnail` (which resizes each page of an animation), written by libvips' `gifsave`
-/// (cgif, in libvips 8.14: `vips -l` lists `gifsave_buffer`), metadata stripped. When the GIF
+/// (cgif: `vips -l` lists `gifsave_buffer`), metadata stripped. When the GIF
 /// is over the limit it is made smaller (by the square root of limit / size, 0.3–0.75×) and
 /// written again, at most 8 times and not below 16 px; then the caller falls back to the
 /// first frame as a still.

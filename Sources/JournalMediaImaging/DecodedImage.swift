@@ -94,7 +94,7 @@ package enum ImageDecoder {
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
         colourManaged: Bool, failOn: DecodeFailure, primaryImage: Bool = false
     ) throws(VipsError) -> DecodedImage {
-        if header.format == .jpeg, !allowUpscale,
+        if FastPaths.enabled, header.format == .jpeg, !allowUpscale,
            (header.bands == 3 || header.bands == 1)
             && (header.colourSpace == .rgb || (header.colourSpace == .grey && !header.hasProfile))
             || convertsCMYKThroughICC(header, colourManaged: colourManaged) {

@@ -150,8 +150,7 @@ package enum ImageHeaderReader {
     /// (`DirectProfileTransform.transformBuilds`: well under a millisecond for any profile);
     /// for layouts that does not model, one pixel of the image's bands and format, carrying a
     /// copy of the profile, through the same `icc_transform` a decode would run (two optimised
-    /// lcms set-ups in libvips 8.14: about a millisecond for a matrix profile, ~25 ms for a
-    /// lookup-table one). Deciding this from the header means a file is decoded once, never
+    /// lcms set-ups in libvips: cheap for a matrix profile, costly for a lookup-table one). Deciding this from the header means a file is decoded once, never
     /// retried without colour management after a failed decode. The answer is remembered per
     /// profile (`ProfileUsabilityCache`); later images with the same profile pay one hash of its bytes.
     static func profileConverts(like image: VipsImageHandle, space: ImageHeader.ColourSpace) -> Bool {
@@ -166,9 +165,9 @@ package enum ImageHeaderReader {
             format: Int(image.format.rawValue), interpretation: Int(image.interpretation.rawValue),
             cmyk: space == .cmyk)
         return ProfileUsabilityCache.converts(key) {
-            DirectProfileTransform.transformBuilds(
+            (FastPaths.enabled ? DirectProfileTransform.transformBuilds(
                 profile: UnsafeRawBufferPointer(start: data, count: length), bands: image.bands,
-                format: image.format, interpretation: image.interpretation)
+                format: image.format, interpretation: image.interpretation) : nil)
                 ?? testTransform(like: image, space: space, profile: data, length: length)
         }
     }
@@ -229,7 +228,7 @@ enum IconDirectory {
 extension SourceFormat {
     /// Formats the pipeline loads whole and then shrinks (`thumbnail_image`): their loaders
     /// have no shrink-on-load and are called by name, never picked by content. JPEG 2000 has
-    /// resolution levels, but libvips 8.14's `thumbnail` picks a level too small when the
+    /// resolution levels, but libvips' `thumbnail` picks a level too small when the
     /// target is larger than the image and `size=down` (a 240×160 JP2 asked to fit 1024 came
     /// out 120×80), so it is loaded whole too.
     package var loadsWhole: Bool { [.bmp, .ico, .pnm, .pfm, .exr, .hdr, .jp2].contains(self) }

@@ -4,7 +4,7 @@ import Glibc
 import JournalMediaCore
 
 /// Bytes already in memory, exposed under a file name (`/proc/self/fd/N` of a Linux memfd) for
-/// the one libvips loader that reads only from a path: OpenEXR in libvips 8.14 has no buffer
+/// the one libvips loader that reads only from a path: libvips' OpenEXR loader has no buffer
 /// or source variant. The input file itself is still opened exactly once, by the probe; the
 /// loader opens the memfd, never the input's path, and nothing touches the disk.
 ///

@@ -2,9 +2,9 @@ import Foundation
 
 /// Remembers, per embedded ICC profile (its bytes, with the pixel layout it was tested for),
 /// whether lcms converts it to sRGB (`ImageHeaderReader.profileConverts`). The check runs a
-/// one-pixel `icc_transform`, and libvips 8.14 sets up two lcms transforms for it: on a
-/// lookup-table (v4 "preference") profile that is ~25 ms, as much as the decode's own
-/// transform, on a 150×103 JPEG. Photos of one library share a few profiles (a camera's
+/// one-pixel `icc_transform`, and libvips sets up two lcms transforms for it: on a
+/// lookup-table (v4 "preference") profile that costs as much as the decode's own transform
+/// of a small JPEG. Photos of one library share a few profiles (a camera's
 /// Adobe RGB, an editor's Display P3), so each distinct profile is tested once per process.
 ///
 /// Costs one hash of the profile bytes per lookup (microseconds for a 60 KB profile) and

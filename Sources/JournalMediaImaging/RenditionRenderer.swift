@@ -32,7 +32,7 @@ package enum RenditionRenderer {
         // The decode may come out a pixel smaller than computed; never enlarge to make it up.
         target.width = min(target.width, image.width)
         target.height = min(target.height, image.height)
-        if target.width != image.width || target.height != image.height,
+        if target.width != image.width || target.height != image.height, FastPaths.enabled,
            let resized = try InMemoryResize.resized(image, width: target.width, height: target.height) {
             image = resized
         } else if target.width != image.width || target.height != image.height {
@@ -75,13 +75,13 @@ package enum RenditionRenderer {
         return rendition
     }
 
-    /// WebP effort when a spec names none. Measured on real photos (Benchmarks/RESULTS.md):
+    /// WebP effort when a spec names none. Measured on real photos:
     /// effort 2 encodes a 512 px thumbnail in about half the CPU time of libvips' default 4
     /// for ~2 % more bytes; 3 costs as much as 4.
     static let defaultWebPEffort = 2
 
     /// PNG zlib level and row filter when a spec names no `compression` and has no byte
-    /// limit: level 2 with the "up" filter. On photo-like 1600×1200 images (Benchmarks/RESULTS.md)
+    /// limit: level 2 with the "up" filter. On photo-like 1600×1200 images
     /// it encodes in under half the CPU of libvips' default (level 6, no filter) and writes
     /// ~20 % fewer bytes; flat graphics grow (~3× on a two-colour test card), which a spec
     /// can undo with `compression`. Byte-limited specs keep level 6 (smaller for graphics).
@@ -89,7 +89,7 @@ package enum RenditionRenderer {
     static let fastPNGFilter = "up"
 
     /// Whether a JPEG encode optimises its Huffman tables: about twice the encode's CPU for
-    /// ~1.4 % fewer bytes (Benchmarks/RESULTS.md), so only when asked (`effort` ≥ 4) or when
+    /// ~1.4 % fewer bytes, so only when asked (`effort` ≥ 4) or when
     /// the spec has a byte limit to meet.
     static func optimizesCoding(_ spec: RenditionSpec) -> Bool {
         (spec.effort ?? 0) >= 4 || spec.byteLimit != nil
@@ -103,6 +103,7 @@ package enum RenditionRenderer {
     /// nil for other formats and images, which libvips encodes.
     private static func directEncode(_ image: VipsImageHandle, format: RenditionFormat,
                                      spec: RenditionSpec, quality: Int) throws(VipsError) -> [UInt8]? {
+        guard FastPaths.enabled else { return nil }
         switch format {
         case .webp:
             return try DirectWebPEncode.encode(image, quality: quality, effort: spec.effort ?? defaultWebPEffort)

@@ -34,7 +34,10 @@ package enum VipsRuntime {
         // build can call its error functions internally, past the definitions in
         // CVipsMessages, and its records would then stay empty. Elsewhere libvips' own
         // buffer is read (`takeMessages`), attribution best-effort.
+        // `JOURNAL_MEDIA_VIPS_RECORDS=0` takes that plain-libvips branch on a verified libvips
+        // too (to test it, or to rule the interposition out while debugging).
         let verified = recordsVerified(major: Int(vips_version(0)), minor: Int(vips_version(1)))
+            && ProcessInfo.processInfo.environment[recordsVariable] != "0"
         jm_vips_messages_enable(jm_vips_messages_active() != 0 && verified ? 1 : 0)
         // libvips reports recoverable decoder trouble as GLib warnings on stderr; they go to
         // the toolkit's logger instead (`NativeLibraryLog`, debug level).
@@ -70,9 +73,8 @@ package enum VipsRuntime {
     static let moduleOperationPrefixes = ["heif", "pdf", "jxl"]
 
     /// The modules opened on first need, not in `vips_init`: mapping libheif, poppler and
-    /// libjxl with their dependencies (and running their constructors) was ~30 ms of CPU per
-    /// process, about a third of the CLI's start-up, paid even by runs of JPEGs and PNGs only
-    /// (Benchmarks/RESULTS.md). Every image reaches these formats through an operation named
+    /// libjxl with their dependencies (and running their constructors) was about a third of
+    /// the CLI's start-up, paid even by runs of JPEGs and PNGs only. Every image reaches these formats through an operation named
     /// for them (the header read names the loader), so loading here is in time.
     /// Thread-safe (a Swift static); costs the modules' load once.
     private static let modulesLoaded: Bool = {
@@ -81,7 +83,7 @@ package enum VipsRuntime {
         return true
     }()
 
-    /// libvips 8.14 reads BMP and ICO only through its ImageMagick loader (`vips -l`: no
+    /// libvips reads BMP and ICO only through its ImageMagick loader (`vips -l`: no
     /// bmpload or icoload). ImageMagick is large and slow to map, so its module is opened
     /// the first time a sniffed BMP or ICO arrives, never at start-up, and only its buffer
     /// loader is unblocked. Thread-safe (a Swift static); costs the module load once (tens
@@ -158,6 +160,9 @@ package enum VipsRuntime {
         return jm_vips_messages_enabled() != 0
     }()
 
+    /// The environment variable that, set to `0`, keeps CVipsMessages' records off.
+    package static let recordsVariable = "JOURNAL_MEDIA_VIPS_RECORDS"
+
     /// Whether CVipsMessages' records were verified with libvips `major.minor` (8.14: every
     /// message, a worker thread's included, reached its computation's record).
     package static func recordsVerified(major: Int, minor: Int) -> Bool {
@@ -222,7 +227,7 @@ package enum VipsRuntime {
     /// or raised it on a thread serving no known computation), a sentence naming the
     /// operation. Never another file's message. Costs one copy of this thread's text.
     /// When libvips gave no message but warned while failing (libpng's "IHDR: CRC error" is
-    /// only a warning in libvips 8.14), the warnings are the reason: "… failed; libvips
+    /// only a warning in libvips), the warnings are the reason: "… failed; libvips
     /// warned: IHDR: CRC error" (the last three, repeats dropped).
     static func failureMessage(_ operation: String) -> String {
         let (text, warnings) = takeMessages()
@@ -258,8 +263,7 @@ public enum LibvipsModules {
     /// Keeps libvips from loading every module in its modules folder at start-up (on Debian:
     /// ImageMagick, OpenSlide, JPEG XL, HEIF and PDF); the toolkit then opens HEIF, PDF and
     /// JPEG XL itself, and ImageMagick only when the first BMP or ICO arrives. OpenSlide never
-    /// enters the process, nor ImageMagick in a run without such files, which shortens start-up
-    /// (Benchmarks/RESULTS.md).
+    /// enters the process, nor ImageMagick in a run without such files, which shortens start-up.
     ///
     /// Sets `VIPSHOME` (libvips looks for its modules under it), so call it first thing in
     /// `main`, before other threads run and before any image is processed. Libraries

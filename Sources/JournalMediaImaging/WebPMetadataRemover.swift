@@ -1,7 +1,7 @@
 import JournalMediaCore
 
 /// Removes the `EXIF`, `XMP ` and `ICCP` chunks from a WebP file and clears their flags in
-/// the `VP8X` header. libvips 8.14's `webpsave` writes an EXIF chunk even with `strip` set
+/// the `VP8X` header. libvips' `webpsave` writes an EXIF chunk even with `strip` set
 /// and every metadata field removed from the image, so renditions pass through here.
 ///
 /// Runs once per WebP rendition; costs one pass over the chunk headers and one copy.

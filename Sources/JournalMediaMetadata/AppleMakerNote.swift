@@ -2,7 +2,7 @@ import Foundation
 import JournalMediaCore
 
 /// The fields JournalMedia reads from an Apple MakerNote (EXIF tag 0x927C of iPhone/iPad
-/// photos), parsed from its raw bytes by our own reader because libexif 0.6.24 reads Apple
+/// photos), parsed from its raw bytes by our own reader because libexif reads Apple
 /// values longer than 4 bytes from the wrong offset.
 ///
 /// Layout: "Apple iOS\0" (10 bytes), version (2), byte order "MM" (or "II") at 12, entry

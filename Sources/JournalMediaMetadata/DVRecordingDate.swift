@@ -3,7 +3,7 @@ import JournalMediaCore
 
 /// The recording date and time a DV camcorder writes into every frame (IEC 61834): the VAUX
 /// "REC DATE" (0x62) and "REC TIME" (0x63) packs of the frame's first DIF sequence, local
-/// time without a zone, two-digit year. libav 5.1 exports only the timecode, so the packs
+/// time without a zone, two-digit year. libav exports only the timecode, so the packs
 /// are read here. A DIF block is 80 bytes with its section type in the top three bits of
 /// its first byte (2 = VAUX); a VAUX block holds fifteen 5-byte packs after its 3-byte ID;
 /// the fields are BCD, all-ones when unset.

@@ -52,7 +52,7 @@ package final class ExifBlock {
     }
 
     /// The raw bytes of the MakerNote (tag 0x927C in the EXIF IFD), for our own parsers
-    /// (libexif 0.6.24 reads Apple MakerNote values from the wrong offset).
+    /// (libexif reads Apple MakerNote values from the wrong offset).
     package func makerNote() -> [UInt8]? {
         guard let entry = entry(.exif, 0x927C), let bytes = entry.pointee.data, entry.pointee.size > 0 else { return nil }
         return Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size)))

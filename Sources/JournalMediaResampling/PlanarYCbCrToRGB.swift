@@ -64,7 +64,7 @@ package enum PlanarYCbCrToRGB {
     /// subsampled by 2^`chromaShift` (each chroma plane `luma` size divided by that, rounded up).
     /// Chroma samples are taken as centred on the luma samples they cover, horizontally too, as
     /// libheif's and swscale's conversions take them (HEVC's default would be co-sited on the
-    /// even columns, but against pillow-heif's decode that costs 1.5–3 dB: Benchmarks/RESULTS.md).
+    /// even columns, but against pillow-heif's decode that costs PSNR).
     package static func rgb(luma: Plane, chroma: (cb: Plane, cr: Plane)?, chromaShift: (x: Int, y: Int),
                             outWidth: Int, outHeight: Int, matrix: Matrix, fullRange: Bool) -> [UInt8] {
         let stream = PlanarYCbCrStream(width: luma.width, height: luma.height, chromaShift: chromaShift,

@@ -7,14 +7,14 @@ import Foundation
 /// loops are `CResampleKernel`'s SSE2 `pmaddwd` multiply-adds (two products per 32-bit lane),
 /// AVX2 when the CPU has it (four taps per step horizontally, 32 bytes per step vertically).
 ///
-/// Used instead of libvips 8.14's `reduce` (scalar C) for every rendition resize and the
+/// Used instead of libvips' `reduce` (scalar C) for every rendition resize and the
 /// JPEG decode's remaining 0.5–1× reduction after DCT scaling, and for each plane of the HEIC
 /// fast path (`PlaneRowResampler`, which shares the taps and kernels). Runs on the calling thread;
 /// costs about 6 / scale multiply-adds per source sample per pass, one intermediate row
 /// (width × 4 × 2 bytes twice) and the output `outWidth × outHeight × bands` bytes. Quality:
 /// the windowed sinc with its support widened by 1/scale (no box pre-shrink), taps
 /// renormalised at the edges to sum to exactly 1 (flat colour stays flat), within one level of
-/// the same filter in doubles (figures in Benchmarks/RESULTS.md).
+/// the same filter in doubles.
 package enum SeparableResampler {
     /// Taps of one output position: the first source index and one fixed-point weight per tap.
     struct Taps {

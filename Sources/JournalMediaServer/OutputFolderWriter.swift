@@ -19,16 +19,12 @@ struct OutputFolderWriter {
     func write(_ result: inout AssetResult, preset: String) throws(ProblemResponse) {
         let digest = String((result.sha256 ?? "0000000000000000").prefix(16))
         let name = AssetRoutes.filename(result.source)
-        for index in result.renditions.indices {
-            let rendition = result.renditions[index]
-            let path = "\(preset)/\(digest)/" + Batch.renditionPath(source: name, role: rendition.role, format: rendition.format)
-            do {
-                try AtomicFile.write(rendition.data, to: path, under: folder)
-            } catch {
-                throw ProblemResponse(.internalServerError, "write: \(path): \(error)", reason: "writeFailed", stage: "write")
+        do throws(RenditionWriter.Failure) {
+            try RenditionWriter.write(&result.renditions, under: folder) {
+                "\(preset)/\(digest)/" + Batch.renditionPath(source: name, role: $0.role, format: $0.format)
             }
-            result.renditions[index].path = path
-            result.renditions[index].data = []
+        } catch {
+            throw ProblemResponse(.internalServerError, "write: \(error)", reason: "writeFailed", stage: "write")
         }
     }
 }

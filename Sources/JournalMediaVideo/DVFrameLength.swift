@@ -2,7 +2,7 @@ import CFFmpeg
 
 /// Whether a DV video packet holds a whole frame. DV frames have one fixed size per profile
 /// (IEC 61834 / SMPTE 314M: 120,000 bytes for 525/60, 144,000 for 625/50, more for DVCPRO 50
-/// and HD), which `av_dv_frame_profile` reads from the frame's own header blocks. libav 5.1's
+/// and HD), which `av_dv_frame_profile` reads from the frame's own header blocks. libav's
 /// raw DV demuxer hands over a cut file's last frame at full size, the missing part left as
 /// it was in its buffer, and the decoder paints those blocks grey without an error; such a
 /// frame is not decoded, and the poster's error says the file is cut.

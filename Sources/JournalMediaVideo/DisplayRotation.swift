@@ -4,9 +4,9 @@ import JournalMediaCore
 
 /// Reads how a player turns a video stream, as a clockwise quarter turn: 0, 90, 180 or 270.
 ///
-/// First the display matrix (ffmpeg 5.1: stream side data `AV_PKT_DATA_DISPLAYMATRIX` +
+/// First the display matrix (stream side data `AV_PKT_DATA_DISPLAYMATRIX` +
 /// `av_display_rotation_get`): MP4/MOV `tkhd`, and Matroska/WebM `ProjectionPoseRoll`, which
-/// libavformat 5.1 already turns into a display matrix. Without one, a `rotate` stream tag
+/// libavformat already turns into a display matrix. Without one, a `rotate` stream tag
 /// (any case: `ROTATE` as a Matroska track tag), clockwise degrees as older ffmpeg versions and
 /// phone apps wrote it into Matroska files. Runs at probe time; costs a side-data and a
 /// dictionary lookup.

@@ -26,7 +26,7 @@ import JournalMediaCore
 /// branches on them either.
 ///
 /// Runs once per HDR poster candidate, on one core. The tables are built once per process and
-/// shared. Costs a few nanoseconds per pixel (Benchmarks/RESULTS.md), and no memory besides the
+/// shared. Costs a few nanoseconds per pixel, and no memory besides the
 /// output and a 64-byte scratch buffer.
 package struct HDRToneCurve: Sendable {
     package enum Transfer: Sendable {

@@ -13,7 +13,7 @@ import JournalMediaCore
 ///
 /// Runs once per poster candidate of an HDR video. Costs one swscale pass and one table pass
 /// at poster size, and one 16-bit buffer of the poster's size (far less time and memory than
-/// the filter graph's float passes; figures in Benchmarks/RESULTS.md).
+/// the filter graph's float passes).
 package enum HDRToneMapper {
     /// `encoding`: `.cameraOETF` for posters, `.display` for HDR stills (see `HDRToneCurve`).
     static func toneMap(_ frame: LibavFrame, width: Int, height: Int,

@@ -2,7 +2,7 @@ import CFFmpeg
 import JournalMediaCore
 
 /// Versions of the libav libraries the toolkit opens on first use (reported by
-/// `journal-media --version`, which therefore loads them: ~35 ms of CPU, and a clear line when
+/// `journal-media --version`, which therefore loads them, and a clear line when
 /// they cannot be loaded).
 package enum LibavVersion {
     package static var summary: String {

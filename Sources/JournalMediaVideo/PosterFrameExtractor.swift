@@ -34,8 +34,8 @@ extension MediaFile {
 ///    best-scoring one is kept.
 /// 5. Rotate the winner by the display matrix (`RGBRotation`).
 ///
-/// Runs once per video asset. Costs per candidate: one seek, decoding of one keyframe (1080p:
-/// ~5 ms H.264, ~11 ms HEVC 10-bit) and one conversion at poster size; a normal video needs
+/// Runs once per video asset. Costs per candidate: one seek, decoding of one keyframe and one
+/// conversion at poster size; a normal video needs
 /// one candidate. Bounded by 3,000 packets and `MediaFile.timeLimit` (`--timeout`) per candidate.
 package struct PosterFrameExtractor {
     let media: MediaFile

@@ -96,8 +96,7 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("Output folder; created if missing. Must not be inside an input.", valueName: "dir"))
     var output: String
 
-    @Option(name: [.short, .long], help: "Images processed at once, each with one libvips thread. (default: CPU cores)")
-    var jobs: Int?
+    @OptionGroup var jobs: JobsOption
 
     @Option(name: .long, help: ArgumentHelp("""
         JSON file replacing the default renditions (example above): {"renditions": [spec, …]}, \
@@ -159,28 +158,7 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Leave where assets were made out of the manifest (location and place null).")
     var noLocation = false
 
-    @Option(name: .long, help: "Refuse images larger than this many pixels, read from the header before decoding.")
-    var maxPixels: Int = Defaults.maxPixels
-
-    @Option(name: .long, help: ArgumentHelp("""
-        Refuse grid HEICs (phones' own layout) larger than this many pixels. They are decoded a \
-        row of tiles at a time, so memory stays bounded; the default, 268402689 (16383²), admits \
-        200 MP phone photos.
-        """, valueName: "pixels"))
-    var maxTiledPixels: Int = Defaults.maxTiledPixels
-
-    @Option(name: .long, help: ArgumentHelp("""
-        Refuse still images larger than this many bytes, from the file's size before it is \
-        read (movies and audio are streamed and not bound by it).
-        """, valueName: "bytes"))
-    var maxBytes: Int = Defaults.maxBytes
-
-    @Option(name: .long, help: ArgumentHelp("""
-        Seconds one decode may take (wall clock): an SVG, PDF, HEIC or huge PNG still \
-        rendering after it, or a movie still opening or seeking for its poster, fails with \
-        reason "timeout".
-        """, valueName: "seconds"))
-    var timeout: Double = Defaults.decodeTimeoutSeconds
+    @OptionGroup var limits: DecodeLimitOptions
 
     @Flag(name: .long, help: "Redo every asset, ignoring the existing manifest.")
     var force = false
@@ -235,21 +213,17 @@ struct ConvertCommand: AsyncParsableCommand {
         if let shard, BatchShard(parsing: shard) == nil {
             throw ValidationError("--shard must be I/N with 0 ≤ I < N, e.g. 0/4")
         }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
-        if maxTiledPixels < 1 { throw ValidationError("--max-tiled-pixels must be at least 1") }
-        if maxBytes < 1 { throw ValidationError("--max-bytes must be at least 1") }
-        if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
         if preset != nil && (size != nil || format != nil || quality != nil) {
             throw ValidationError("--size, --format and --quality make one rendition without a preset; use them or --preset, not both")
-        }
-        if let size, !(1...Defaults.maxRenditionSide).contains(size) {
-            throw ValidationError("--size must be 1–\(Defaults.maxRenditionSide)")
         }
         if let format, !RenditionFormat.stillFormats.contains(where: { $0.rawValue == format }) {
             throw ValidationError("--format \(format): accepted: " + RenditionFormat.stillFormats.map(\.rawValue).joined(separator: ", "))
         }
-        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1–100") }
+        if let spec = quickRendition {
+            do throws(RenditionSpecError) { try RenditionSpec.validate([spec]) } catch {
+                throw ValidationError("\(error.field == .quality ? "--quality" : "--size"): \(error.message)")
+            }
+        }
         if !(notificationClipSeconds >= 1 && notificationClipSeconds <= 600) {
             throw ValidationError("--notification-clip-seconds must be 1–600")
         }
@@ -263,34 +237,14 @@ struct ConvertCommand: AsyncParsableCommand {
         if notification && !renditions.contains(where: \.isNotification) {
             renditions.append(Defaults.notificationRendition)
         }
-        var options = ProcessingOptions(renditions: renditions, maxPixels: maxPixels, maxBytes: maxBytes,
-                                        timeoutSeconds: timeout, notificationClipSeconds: notificationClipSeconds,
+        var options = ProcessingOptions(renditions: renditions, notificationClipSeconds: notificationClipSeconds,
                                         notificationAudio: notificationAudio)
-        options.maxTiledPixels = maxTiledPixels
+        limits.apply(to: &options)
         options.includeLocation = !noLocation
-        var batch = Batch(
-            inputs: inputs.map { URL(fileURLWithPath: $0) },
-            output: URL(fileURLWithPath: output),
-            options: options,
-            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-            force: force)
-        // Names that are not UTF-8 arrive escaped; the batch opens them by their bytes.
-        for input in inputs {
-            if let bytes = RawArguments.pathBytes(for: input) { batch.inputPathBytes[URL(fileURLWithPath: input)] = bytes }
-        }
-        batch.waitForLock = wait
-        batch.verify = verify
-        batch.retryFailed = retryFailed
-        batch.followSymlinks = followSymlinks
-        batch.strict = strict
-        batch.returnsEntries = false
-        batch.prune = prune ?? true
-        batch.pruneOtherInputs = prune == true
         // Ctrl-C or SIGTERM: start no further asset, let those in flight finish, write the
         // manifest, print the summary and exit 130. A second one aborts at once (every file
         // written so far is complete, and the journal keeps the finished entries).
         let stop = BatchStopRequest()
-        batch.stopRequest = stop
         let interrupts = InterruptHandler { second in
             if second {
                 StandardError.writeLine("journal-media: interrupted again; stopping now")
@@ -298,44 +252,56 @@ struct ConvertCommand: AsyncParsableCommand {
             }
             stop.request()
         }
+        // Names that are not UTF-8 arrive escaped; the batch opens them by their bytes.
+        var pathBytes: [URL: [UInt8]] = [:]
+        for input in inputs {
+            if let bytes = RawArguments.pathBytes(for: input) { pathBytes[URL(fileURLWithPath: input)] = bytes }
+        }
+        let configuration = BatchConfiguration(
+            jobs: jobs.count, force: force, verify: verify, retryFailed: retryFailed, waitForLock: wait,
+            followSymlinks: followSymlinks, prune: prune ?? true, pruneOtherInputs: prune == true, strict: strict,
+            returnsEntries: false, shard: shard.flatMap(BatchShard.init(parsing:)), inputPathBytes: pathBytes,
+            stopRequest: stop)
         let outputPath = output
-        batch.onLockWait = {
+        let terminal = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
+        var events = BatchEvents()
+        events.onLockWait = {
             StandardError.writeLine("journal-media: waiting for the other run writing into \(outputPath) to finish")
         }
-        batch.shard = shard.flatMap(BatchShard.init(parsing:))
-        let terminal = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) == 1)
-        batch.onProgress = { terminal.update($0) }
+        events.onProgress = { terminal.update($0) }
         if let timings {
             guard let log = TimingsLog(path: timings) else {
                 throw ValidationError("cannot write the timings file \(timings)")
             }
-            batch.onTimings = { log.append(source: $0, timings: $1) }
+            events.onTimings = { log.append(source: $0, timings: $1) }
         }
         // Only this run's failures make the exit status 1; those kept from an earlier run
         // are listed with their old error.
         let newFailures = Counter()
-        batch.onFailure = { error in
+        events.onFailure = { error in
             newFailures.increment()
             terminal.printLine("journal-media: error: \(error)")
         }
-        batch.onEarlierFailure = { error in
+        events.onEarlierFailure = { error in
             terminal.printLine("journal-media: failed earlier: \(error) (unchanged, not retried; --retry-failed)")
         }
         // Pruning says what it removes, or why it removed nothing.
         let pruned = Counter()
         let quiet = self.quiet
-        let manifestPath = "\(output)/\(batch.shard?.manifestName ?? Batch.manifestName)"
-        batch.onPrune = { path in
+        let manifestPath = "\(output)/\(configuration.shard?.manifestName ?? Batch.manifestName)"
+        events.onPrune = { path in
             pruned.increment()
             if !quiet { terminal.printLine("journal-media: note: removed stale rendition \(path)") }
         }
-        batch.onPruneSkipped = { kept, inputs in
+        events.onPruneSkipped = { kept, inputs in
             guard !quiet else { return }
             let those = inputs.isEmpty ? "inputs it does not record" : inputs.joined(separator: ", ")
             terminal.printLine("journal-media: note: \(manifestPath) was written for other inputs (\(those)); "
                                + "\(Plural.count(kept, "rendition")) it listed that this run did not make "
                                + "\(kept == 1 ? "was" : "were") kept, no longer listed (--prune removes them)")
         }
+        let batch = Batch(inputs: inputs.map { URL(fileURLWithPath: $0) }, output: URL(fileURLWithPath: output),
+                          options: options, configuration: configuration, events: events)
         interrupts.onFirst = {
             terminal.printLine("journal-media: interrupted; finishing the assets in flight (Ctrl-C again to stop now)")
         }
@@ -363,20 +329,23 @@ struct ConvertCommand: AsyncParsableCommand {
             let line = "\(stopped)\(Plural.count(s.assets, "asset")): \(s.succeeded) succeeded, \(s.failed) failed\(kept), "
                 + "\(s.skipped) skipped\(ignored)\(removed); "
                 + String(format: "%.2f s, %.1f assets/s", s.elapsedSeconds, s.assetsPerSecond)
-                + " → \(output)/\(batch.shard?.manifestName ?? Batch.manifestName)"
+                + " → \(manifestPath)"
             StandardError.writeLine(line)
         }
         if stop.isRequested { throw ExitCode(ExitStatus.interrupted) }
         if newFailures.value > 0 { throw ExitCode(ExitStatus.someAssetsFailed) }
     }
 
+    /// The one rendition `--size`, `--format` and `--quality` ask for; nil without them.
+    private var quickRendition: RenditionSpec? {
+        guard size != nil || format != nil || quality != nil else { return nil }
+        let chosen = format.flatMap(RenditionFormat.init(rawValue:)) ?? .webp
+        let side = size ?? 512
+        return RenditionSpec(role: "image", format: chosen, width: side, height: side, quality: quality ?? chosen.defaultQuality)
+    }
+
     private func loadPreset() throws -> [RenditionSpec] {
-        if size != nil || format != nil || quality != nil {
-            let chosen = format.flatMap(RenditionFormat.init(rawValue:)) ?? .webp
-            let side = size ?? 512
-            return [RenditionSpec(role: "image", format: chosen, width: side, height: side,
-                                  quality: quality ?? chosen.defaultQuality)]
-        }
+        if let quickRendition { return [quickRendition] }
         guard let preset else { return Defaults.renditions }
         do { return try Preset.load(contentsOf: URL(fileURLWithPath: preset)) } catch {
             throw ValidationError("preset \(preset): \(error)")

@@ -68,7 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Largest request body in bytes (413 beyond; default 50 MiB).") var maxBodyBytes: Int?
     @Option(help: "Most bytes of request bodies held at once, all requests together (503 + Retry-After beyond, before the body is read; default 1/64 of physical memory or of the cgroup's memory limit when smaller, at least --max-body-bytes).")
     var bodyBudgetBytes: Int?
-    @Option(help: "Largest image in pixels (422 beyond; default 100000000).") var maxPixels: Int?
+    @OptionGroup var pixels: PixelLimitOption
     @Option(help: ArgumentHelp("Write renditions below this folder and answer their paths (default: answer them inline).",
                                valueName: "dir"))
     var outputDir: String?
@@ -111,7 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let value = maxQueued { settings.maxQueued = max(0, value) }
         if let value = maxBodyBytes { settings.maxBodyBytes = max(1, value) }
         if let value = bodyBudgetBytes { settings.bodyBudgetBytes = max(1, value) }
-        if let value = maxPixels { settings.maxPixels = max(1, value) }
+        if let value = pixels.maxPixels { settings.maxPixels = value }
         if let value = outputDir { settings.outputFolder = URL(fileURLWithPath: value) }
         if let value = maxParts { settings.maxParts = max(1, value) }
         if let value = deadline { settings.deadlineSeconds = max(0.001, value) }

@@ -75,14 +75,14 @@ struct SuggestionCommand: ParsableCommand {
         """, valueName: "list"))
     var cardClasses: String?
 
-    @Option(name: [.short, .long], help: "Items processed at once, each with one libvips thread. (default: CPU cores)")
-    var jobs: Int?
+    @OptionGroup var jobs: JobsOption
+
+    @OptionGroup var limits: DecodeLimitOptions
 
     @Flag(name: [.short, .long], help: "Print nothing but errors on stderr.")
     var quiet = false
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         _ = try parsedCardSize()
         if let cardClasses {
             do { _ = try CardSize.parseList(cardClasses) } catch { throw ValidationError("--card-classes: \(error.message)") }
@@ -131,11 +131,12 @@ struct SuggestionCommand: ParsableCommand {
             }
         }
         if refused { throw ExitCode(ExitStatus.usage) }
-        let processor = SuggestionProcessor(options: SuggestionOptions(
+        var options = SuggestionOptions(
             renditions: renditions, cardWidth: width, cardHeight: height,
             cardSizes: cardClasses.map { (try? CardSize.parseList($0)) ?? CardSize.defaults } ?? presetCardSizes ?? CardSize.defaults,
-            redactLocation: redactLocation,
-            jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount))
+            redactLocation: redactLocation, jobs: jobs.count)
+        limits.apply(to: &options)
+        let processor = SuggestionProcessor(options: options)
         var failed = 0
         for (url, bundle) in read {
             let result = processor.process(bundle, folder: url.deletingLastPathComponent(),

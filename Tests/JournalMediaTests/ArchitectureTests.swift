@@ -147,4 +147,22 @@ import Testing
         #expect(result.colors?.average == "#C8285A")
         #expect(result.placeholder != nil)
     }
+
+    /// Issue 33, item 4: suggestion links and push payloads (`link`, `push`) are a target of
+    /// their own that needs Foundation alone; the core no longer holds them.
+    @Test func notificationsAreTheirOwnTargetOnFoundationAlone() throws {
+        let sources = TestSupport.packageRoot.appendingPathComponent("Sources")
+        #expect(!FileManager.default.fileExists(atPath: sources.appendingPathComponent("JournalMediaCore/Notifications").path))
+        // So are the suggestion bundle and card contents (JournalMediaSuggestions, on the core).
+        #expect(!FileManager.default.fileExists(atPath: sources.appendingPathComponent("JournalMediaCore/Suggestions").path))
+        #expect(FileManager.default.fileExists(atPath: sources.appendingPathComponent("JournalMediaSuggestions/CardSpecBuilder.swift").path))
+        let folder = sources.appendingPathComponent("JournalMediaNotifications")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        #expect(files.count == 17)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }
+            #expect(imports.allSatisfy { $0 == "import Foundation" }, "\(file): \(imports)")
+        }
+    }
 }

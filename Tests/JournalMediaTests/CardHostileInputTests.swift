@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JournalMediaCore
+@testable import JournalMediaSuggestions
 @testable import JournalMediaImaging
 
 /// Specs a careless or hostile builder could hand the renderer: odd sizes, empty or

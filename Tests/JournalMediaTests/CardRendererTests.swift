@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import JournalMedia
 @testable import JournalMediaCore
+@testable import JournalMediaSuggestions
 @testable import JournalMediaImaging
 
 /// The card renderer on real renderings: sizes, heroes, text fitting, routes, determinism,

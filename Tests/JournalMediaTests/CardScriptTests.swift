@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JournalMediaCore
+@testable import JournalMediaSuggestions
 @testable import JournalMediaImaging
 
 /// Text in every script the cards promise comes out as real glyphs: Pango's unknown-glyph

@@ -1,5 +1,6 @@
 import Foundation
 import JournalMediaCore
+import JournalMediaSuggestions
 import Testing
 
 /// Item → light and dark CardSpec: every type with and without its optional fields, locale

@@ -1,6 +1,7 @@
 import CVips
 import Foundation
 @testable import JournalMediaCore
+@testable import JournalMediaSuggestions
 @testable import JournalMediaImaging
 
 /// A rendered card's pixels, read back from libvips, with the questions the card tests ask.

@@ -175,6 +175,41 @@ import Testing
         #expect(VipsRuntime.ownMessages == verified, "libvips \(VipsRuntime.version)")
     }
 
+    /// Issue 33, item 5: the branch every libvips but 8.14 takes (records off, calls forwarded
+    /// unchanged, libvips' own buffer read), taken here with `JOURNAL_MEDIA_VIPS_RECORDS=0`:
+    /// one asset at a time, each failure still reports its own libvips message, as with the
+    /// records on; the renditions of the others are the same bytes.
+    @Test func withoutTheRecordsLibvipsOwnBufferStillNamesEachFailure() throws {
+        let input = try TestSupport.temporaryFolder(), outputs = try TestSupport.temporaryFolder("plain-out")
+        defer {
+            try? FileManager.default.removeItem(at: input)
+            try? FileManager.default.removeItem(at: outputs)
+        }
+        for name in ["truncated.jpg", "formats/ihdr-crc-damaged.png", "alpha-disc.png", "orientation-8-srgb.jpg"] {
+            try FileManager.default.copyItem(at: TestSupport.sample(name),
+                                             to: input.appendingPathComponent(name.replacingOccurrences(of: "/", with: "-")))
+        }
+        func run(_ environment: [String: String]) throws -> (stderr: String, manifest: Manifest, output: URL) {
+            let output = outputs.appendingPathComponent(environment.isEmpty ? "records" : "plain")
+            let run = try TestSupport.runCLI(["convert", input.path, "-o", output.path, "--jobs", "1", "--quiet"],
+                                             environment: environment)
+            #expect(run.status == 1)
+            return (run.stderr, try TestSupport.manifest(in: output), output)
+        }
+        let records = try run([:]), plain = try run([VipsRuntime.recordsVariable: "0"])
+        #expect(plain.stderr.contains("truncated.jpg: decode: cannot decode the JPEG pixels: VipsJpeg: Premature end of input file"),
+                "\(plain.stderr)")
+        #expect(plain.stderr.contains("IHDR: CRC error"), "\(plain.stderr)")
+        #expect(plain.stderr.split(separator: "\n").sorted() == records.stderr.split(separator: "\n").sorted())
+        #expect(plain.manifest.assets.map(\.renditions.count) == records.manifest.assets.map(\.renditions.count))
+        for (a, b) in zip(records.manifest.assets, plain.manifest.assets) {
+            for (x, y) in zip(a.renditions, b.renditions) {
+                let bytes = { (root: URL, path: String?) in try Data(contentsOf: root.appendingPathComponent(path ?? "")) }
+                #expect(try bytes(records.output, x.path) == bytes(plain.output, y.path), "\(a.source) \(x.role)")
+            }
+        }
+    }
+
     /// Issue 27, item 12: a PNG whose IHDR fails its CRC (Samples/formats/ihdr-crc-damaged.png,
     /// made by make-samples.sh): libvips 8.14 fails without a message and says why only in a
     /// GLib warning, which the asset's error now carries, with --jobs 1 and alongside others.

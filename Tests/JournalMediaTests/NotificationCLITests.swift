@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JournalMedia
 @testable import JournalMediaCore
+@testable import JournalMediaNotifications
 
 /// `journal-media link …` and `journal-media push`: output, stderr, exit statuses, --help.
 @Suite struct NotificationCLITests {

@@ -24,7 +24,7 @@ import JournalMediaServer
                 == "renditions[1].quality: 101 is out of range 1–100")
         #expect(error(#"{"renditions": [{"role": "a", "format": "jpeg", "width": 10, "progressive": 1}]}"#)?.description
                 == "renditions[0].progressive: expected true or false")
-        #expect(error(#"{"renditions": [{"role": "../../x", "format": "png", "width": 10}]}"#)?.path == "renditions")
+        #expect(error(#"{"renditions": [{"role": "../../x", "format": "png", "width": 10}]}"#)?.path == "renditions[0].role")
         #expect(error(#"{"rendition": []}"#)?.description == "rendition: unknown key; accepted: renditions, cardClasses")
         #expect(error("[1]")?.path == "")
         #expect(error("not json")?.message.hasPrefix("not JSON") == true)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JournalMedia
 @testable import JournalMediaCore
+@testable import JournalMediaNotifications
 
 /// `PushPayload`: the APNs JSON, its validation, and the 4,096-byte limit met by shortening
 /// the body only, never inside a grapheme cluster.

@@ -1,5 +1,6 @@
 import Foundation
 import JournalMediaCore
+import JournalMediaSuggestions
 import Testing
 
 /// The bundle reader: valid samples read, every kind of problem refused with its JSON path,

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import JournalMedia
 @testable import JournalMediaCore
+@testable import JournalMediaSuggestions
+@testable import JournalMediaNotifications
 
 /// `SuggestionLinkFormat`: the `JSNotificationURLFormat` link, on the formats of Apple's
 /// documentation (both spellings of the placeholder, path and query forms).

@@ -1,8 +1,6 @@
 import Foundation
 import JournalMediaCore
 import Logging
-import JournalMediaImaging
-import JournalMediaMetadata
 import JournalMediaVideo
 
 /// Turns one asset into an `AssetResult`: probe (one open, one sniff, one metadata walk),

@@ -1,8 +1,4 @@
 import Foundation
-import JournalMediaCore
-import JournalMediaImaging
-import JournalMediaMetadata
-import JournalMediaVideo
 
 /// Writes a file so that its final name only ever holds complete contents: the bytes go to
 /// a hidden temporary file in the same folder, which is then renamed over the final name. A

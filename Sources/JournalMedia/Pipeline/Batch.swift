@@ -1,9 +1,6 @@
 import Foundation
 import Synchronization
 import JournalMediaCore
-import JournalMediaImaging
-import JournalMediaMetadata
-import JournalMediaVideo
 
 /// Where a running batch stands; handed to the progress callback after every asset.
 public struct BatchProgress: Sendable {
@@ -85,83 +82,31 @@ public final class BatchStopRequest: Sendable {
 /// re-run resumes from it) and throws `BatchError.cancelled`.
 public struct Batch: Sendable {
     public var inputs: [URL]
-    /// The bytes of the inputs whose names are not valid UTF-8, keyed by the input's URL (its
-    /// escaped spelling, `FileNameEscaping`): a command line's raw arguments. Such an input is
-    /// opened (or walked) by its bytes, and its files' entries are named escaped and flagged.
-    public var inputPathBytes: [URL: [UInt8]] = [:]
     public var output: URL
     public var options: ProcessingOptions
-    /// Images processed at once; each uses one libvips thread. Defaults to the core count.
-    public var jobs: Int
-    /// Redo every asset even when its earlier entry could be reused.
-    public var force: Bool
-    /// Read and hash every input even when its size, modification time and identity (device,
-    /// inode) match its earlier entry, and reuse the entry only when the SHA-256 matches too
-    /// (`convert --verify`). Default false: such an input is not read again.
-    public var verify = false
-    /// Try again the inputs whose earlier entry is a failure of their own (corrupt,
-    /// unsupported…) although the file and settings did not change (`convert
-    /// --retry-failed`). Default false: that entry is kept and `onEarlierFailure` is called.
-    public var retryFailed = false
-    /// When another run holds the output folder's lock: wait for it (true) or throw
-    /// `BatchError.outputLocked` at once (false, the default).
-    public var waitForLock = false
-    /// Follow symbolic links to files inside the input folders even when they resolve
-    /// outside every input (default: such links are listed under `ignored`).
-    public var followSymlinks = false
-    /// Remove the renditions an earlier run listed in the manifest that this run did not
-    /// make (a changed preset, a deleted input). Only paths the earlier manifest names as
-    /// renditions are removed, only regular files, never through a symbolic link, never
-    /// when the run was stopped early, and only when the earlier manifest was written for the
-    /// same inputs (`Manifest.inputs`; else see `pruneOtherInputs`). Default true.
-    public var prune = true
-    /// Prune also when the earlier manifest was written for other inputs (or does not say
-    /// for which): `convert --prune`. Default false: those renditions are kept and
-    /// `onPruneSkipped` says how many, so a run over other inputs into the same output
-    /// folder never deletes another run's outputs.
-    public var pruneOtherInputs = false
-    /// Called once when `prune` kept stale renditions because the earlier manifest was
-    /// written for other inputs: how many, and those inputs (empty when it does not say).
-    public var onPruneSkipped: (@Sendable (_ kept: Int, _ earlierInputs: [String]) -> Void)?
-    /// Count files that are not media (text, sidecars, archives: `NotMediaFile`) as failed
-    /// assets, as before issue 17; by default they are listed under `ignored` with the
-    /// reason and do not make the batch fail.
-    public var strict = false
-    /// Lets the caller stop the batch between assets (see `BatchStopRequest`).
-    public var stopRequest: BatchStopRequest?
-    /// Called with each stale rendition path removed by `prune`, relative to the output.
-    public var onPrune: (@Sendable (String) -> Void)?
-    /// Whether `run()` returns every entry in the manifest it gives back (the default) or only
-    /// its summary and `ignored` list, `assets` left empty (the entries are in manifest.json):
-    /// the CLI's choice, so a large batch does not hold a second copy of every entry at its
-    /// end.
-    public var returnsEntries = true
-    /// Called once when the batch starts waiting for another run's lock.
-    public var onLockWait: (@Sendable () -> Void)?
-    /// Called on the batch's task after each asset.
-    public var onProgress: (@Sendable (BatchProgress) -> Void)?
-    /// Called once for each asset that failed in this run.
-    public var onFailure: (@Sendable (AssetError) -> Void)?
-    /// Called once for each failure kept from an earlier run (the same file failed the same
-    /// way with the same settings, and `retryFailed` is off).
-    public var onEarlierFailure: (@Sendable (AssetError) -> Void)?
-    /// Only this part of the work units (`convert --shard I/N`); the manifest is then
-    /// `shard.manifestName`, and stray temporary files are left for an unsharded run to
-    /// remove (another shard may be writing beside this one).
-    public var shard: BatchShard?
-    /// Called on the batch's task after each asset that was processed (not reused), with its
-    /// manifest `source` and the seconds it spent in each stage.
-    public var onTimings: (@Sendable (String, StageTimings) -> Void)?
+    /// How the batch runs: jobs, re-use, pruning, links, the lock, sharding, stopping.
+    public var configuration: BatchConfiguration
+    /// What the batch tells its caller while it runs.
+    public var events: BatchEvents
 
     public static let manifestName = "manifest.json"
 
+    /// A batch over `inputs` into `output`, set up in one value (`BatchConfiguration`) and
+    /// observed through `events`.
     public init(inputs: [URL], output: URL, options: ProcessingOptions = ProcessingOptions(),
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false) {
+                configuration: BatchConfiguration, events: BatchEvents = BatchEvents()) {
         self.inputs = inputs
         self.output = output
         self.options = options
-        self.jobs = max(1, jobs)
-        self.force = force
+        self.configuration = configuration
+        self.events = events
+    }
+
+    /// A batch with the default configuration but for `jobs` and `force`.
+    public init(inputs: [URL], output: URL, options: ProcessingOptions = ProcessingOptions(),
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false) {
+        self.init(inputs: inputs, output: output, options: options,
+                  configuration: BatchConfiguration(jobs: jobs, force: force))
     }
 
     /// Role of a Live Photo's movie poster rendition.
@@ -597,18 +542,14 @@ public struct Batch: Sendable {
     /// dropping the bytes from memory; on a write failure the entry gets a `write` error and
     /// no renditions.
     private static func write(_ entry: inout ManifestEntry, output: URL) {
-        for index in entry.renditions.indices {
-            let rendition = entry.renditions[index]
-            let path = renditionPath(of: entry, role: rendition.role, format: rendition.format)
-            do {
-                try AtomicFile.write(rendition.data, to: path, under: output)
-            } catch {
-                entry.renditions = []
-                entry.error = AssetError(file: entry.source, stage: .write, reason: .writeFailed, message: "\(error)")
-                return
+        let source = outputKey(entry.source, escaped: entry.sourceEncoding != nil)
+        do throws(RenditionWriter.Failure) {
+            try RenditionWriter.write(&entry.renditions, under: output) {
+                renditionPath(source: source, role: $0.role, format: $0.format)
             }
-            entry.renditions[index].path = path
-            entry.renditions[index].data = []
+        } catch {
+            entry.renditions = []
+            entry.error = AssetError(file: entry.source, stage: .write, reason: .writeFailed, message: error.message)
         }
     }
 

@@ -1,7 +1,4 @@
 import JournalMediaCore
-import JournalMediaImaging
-import JournalMediaMetadata
-import JournalMediaVideo
 
 /// A batch that cannot start: the command line named something impossible. The CLI exits
 /// with status 2 for these. Failures of single assets are never `BatchError`s.

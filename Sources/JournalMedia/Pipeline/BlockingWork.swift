@@ -1,8 +1,4 @@
 import Dispatch
-import JournalMediaCore
-import JournalMediaImaging
-import JournalMediaMetadata
-import JournalMediaVideo
 
 /// Runs blocking work (file I/O, libvips, libav) on a Dispatch worker thread and resumes
 /// the awaiting task with its result, keeping Swift's cooperative thread pool free.

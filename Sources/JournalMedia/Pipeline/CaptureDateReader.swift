@@ -1,6 +1,5 @@
 import Foundation
 import JournalMediaCore
-import JournalMediaImaging
 import JournalMediaMetadata
 import JournalMediaVideo
 

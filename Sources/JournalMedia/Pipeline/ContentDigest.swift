@@ -1,14 +1,10 @@
 import CCrypto
-import JournalMediaCore
-import JournalMediaImaging
-import JournalMediaMetadata
-import JournalMediaVideo
 
 /// SHA-256 of a file's bytes, as lowercase hex, through OpenSSL's libcrypto EVP interface,
 /// which uses the CPU's SHA extensions (SHA-NI) or AVX2 code when present.
 ///
 /// Runs once per asset, on the bytes read for decoding or streamed from a movie; costs one
-/// pass over the bytes at memory speed (figures in Benchmarks/RESULTS.md).
+/// pass over the bytes at memory speed.
 public struct ContentDigest: ~Copyable {
     private let context: OpaquePointer?
 

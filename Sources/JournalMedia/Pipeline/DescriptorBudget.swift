@@ -1,8 +1,4 @@
 import Foundation
-import JournalMediaCore
-import JournalMediaImaging
-import JournalMediaMetadata
-import JournalMediaVideo
 
 /// How many probed files a batch may keep open between probing and processing: the
 /// process's descriptor limit (the soft limit raised to the hard one, once) less a reserve

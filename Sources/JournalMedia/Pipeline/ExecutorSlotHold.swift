@@ -1,5 +1,4 @@
 import Foundation
-import JournalMediaCore
 import Synchronization
 
 /// An `AssetExecutor` slot's count of the work still running in it: the slot's own work, plus

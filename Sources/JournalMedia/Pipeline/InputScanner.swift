@@ -1,8 +1,5 @@
 import Foundation
 import JournalMediaCore
-import JournalMediaImaging
-import JournalMediaMetadata
-import JournalMediaVideo
 
 /// One input file found by the scanner, with the path its outputs are named after.
 public struct PlannedAsset: Sendable, Equatable {

@@ -1,8 +1,5 @@
 import Foundation
 import JournalMediaCore
-import JournalMediaImaging
-import JournalMediaMetadata
-import JournalMediaVideo
 
 /// What a batch processes as one manifest entry: one file, or a Live Photo's still and movie
 /// (indices into the batch's probes).

@@ -1,7 +1,4 @@
 import JournalMediaCore
-import JournalMediaImaging
-import JournalMediaMetadata
-import JournalMediaVideo
 
 /// What `AssetProcessor` makes of each asset and what it refuses. Every default is in
 /// `Defaults`.

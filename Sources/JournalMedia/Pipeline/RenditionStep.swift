@@ -1,8 +1,6 @@
 import Foundation
 import JournalMediaCore
 import JournalMediaImaging
-import JournalMediaMetadata
-import JournalMediaVideo
 
 /// The stage after decoding, the same for every source: colours and the ThumbHash
 /// placeholder from a ≤ 100 px box-averaged copy of the decode, then one resize + encode per

@@ -1,5 +1,4 @@
 import CCrypto
-import JournalMediaCore
 import JournalMediaImaging
 import JournalMediaMetadata
 import JournalMediaVideo

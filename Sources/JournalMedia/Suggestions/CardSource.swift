@@ -57,7 +57,7 @@ public struct CardSource: ImageSource {
                                                     allowUpscale: false)
             do throws(VipsError) {
                 if size.width == spec.width && size.height == spec.height {
-                    if rendition.format != .png {
+                    if rendition.format != .png || !FastPaths.enabled {
                         // A card drawn at its rendition's size (the tile): encoded as drawn.
                         result.renditions.append(try RenditionRenderer.render(
                             card, spec: rendition, sourceWidth: spec.width, sourceHeight: spec.height,

@@ -1,8 +1,7 @@
 import Foundation
 import JournalMediaCore
 import JournalMediaImaging
-import JournalMediaMetadata
-import JournalMediaVideo
+import JournalMediaSuggestions
 
 /// The work for one item of a bundle: its files through the pipeline, its cards through
 /// `CardSource`, its outputs named `NN-<id>[.<field>].<role>.<ext>` and handed to the
@@ -50,8 +49,7 @@ struct ItemWork: Sendable {
         func fail(_ error: OutputError) {
             if out.error == nil { out.error = error } else { out.warnings.append("\(error.field ?? "item"): \(error.message)") }
         }
-        let mediaProcessor = AssetProcessor(options: ProcessingOptions(renditions: options.renditions,
-                                                                       maxPixels: options.maxPixels))
+        let mediaProcessor = AssetProcessor(options: options.processingOptions(renditions: options.renditions))
         // The item's own media file(s).
         let mediaFields: Set<String>
         switch item.content {
@@ -109,8 +107,7 @@ struct ItemWork: Sendable {
                 let source = CardSource(spec: spec, images: images)
                 let rendition = SuggestionOptions.cardRendition(size, dark: dark)
                 // No colour analysis: a card's colours are its spec's, written from `colors` below.
-                let processor = AssetProcessor(options: ProcessingOptions(renditions: [rendition],
-                                                                          maxPixels: options.maxPixels, analyzeColors: false))
+                let processor = AssetProcessor(options: options.processingOptions(renditions: [rendition], analyzeColors: false))
                 let result = processor.process(source, name: "\(prefix) \(size.sizeClass.rawValue) \(spec.appearance.rawValue) card")
                 if let error = result.error {
                     fail(OutputError(field: nil, stage: error.stage, reason: error.reason, message: error.message))
@@ -217,18 +214,17 @@ struct ItemWork: Sendable {
 
     /// Hands renditions to the sink as `<base>.<role>.<ext>` (on disk each written atomically).
     private func write(_ renditions: [Rendition], base: String) throws(OutputError) -> [OutputRendition] {
-        var written: [OutputRendition] = []
-        for rendition in renditions {
-            let name = "\(base).\(rendition.role).\(rendition.format.fileExtension)"
-            do {
-                try sink.write(rendition.data, name: name)
-            } catch {
-                throw OutputError(field: nil, stage: .write, reason: .writeFailed, message: "\(name): \(error)")
-            }
-            written.append(OutputRendition(role: rendition.role, path: name, format: rendition.format,
-                                           width: rendition.width, height: rendition.height, bytes: rendition.data.count))
+        var written = renditions
+        do throws(RenditionWriter.Failure) {
+            try RenditionWriter.write(&written, path: { "\(base).\($0.role).\($0.format.fileExtension)" },
+                                      store: { bytes, name in try sink.write(bytes, name: name) })
+        } catch {
+            throw OutputError(field: nil, stage: .write, reason: .writeFailed, message: error.description)
         }
-        return written
+        return written.map {
+            OutputRendition(role: $0.role, path: $0.path ?? "", format: $0.format, width: $0.width, height: $0.height,
+                            bytes: $0.bytes)
+        }
     }
 
     /// The picture for a card, decoded from the largest rendition already made (a JPEG or

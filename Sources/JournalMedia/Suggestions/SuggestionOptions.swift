@@ -23,7 +23,12 @@ public struct SuggestionOptions: Sendable, Equatable {
     public var redactLocation: Bool
     /// Items processed at once (each with one libvips thread).
     public var jobs: Int
+    /// The decode limits of the media items and pictures (`ProcessingOptions`' of the same
+    /// names; the defaults are `Defaults`').
     public var maxPixels: Int
+    public var maxTiledPixels = Defaults.maxTiledPixels
+    public var maxBytes = Defaults.maxBytes
+    public var timeoutSeconds = Defaults.decodeTimeoutSeconds
 
     /// `cardWidth`, `cardHeight`: the portrait's size (overriding its entry in `cardSizes`).
     public init(renditions: [RenditionSpec] = Defaults.renditions, cardWidth: Int? = nil,
@@ -45,6 +50,14 @@ public struct SuggestionOptions: Sendable, Equatable {
         self.maxPixels = maxPixels
     }
 
+    /// The options of the asset processor that makes `renditions` of an item's media or pictures.
+    func processingOptions(renditions: [RenditionSpec], analyzeColors: Bool = true) -> ProcessingOptions {
+        var options = ProcessingOptions(renditions: renditions, maxPixels: maxPixels, maxBytes: maxBytes,
+                                        timeoutSeconds: timeoutSeconds, analyzeColors: analyzeColors)
+        options.maxTiledPixels = maxTiledPixels
+        return options
+    }
+
     private mutating func setSize(_ sizeClass: CardSizeClass, width: Int, height: Int) {
         if let index = cardSizes.firstIndex(where: { $0.sizeClass == sizeClass }) {
             cardSizes[index] = CardSize(sizeClass, width: width, height: height)
@@ -54,8 +67,7 @@ public struct SuggestionOptions: Sendable, Equatable {
     /// The rendition of one card at `size` in one appearance, at the card's own size: the
     /// tile as WebP (`thumbnail`, encoder effort 2: half the CPU of effort 4 for 4 % more
     /// bytes on a card), the portrait and landscape as PNG (`fallback`, `landscape`, written
-    /// by `CardSource` with its own deflate coder); dark roles end in `Dark`. Figures in
-    /// Benchmarks/RESULTS.md, cards.
+    /// by `CardSource` with its own deflate coder); dark roles end in `Dark`.
     public static func cardRendition(_ size: CardSize, dark: Bool) -> RenditionSpec {
         let role = size.sizeClass.role(dark: dark)
         if size.sizeClass == .tile {

@@ -1,4 +1,5 @@
 import JournalMediaCore
+import JournalMediaSuggestions
 
 /// `DIR/<bundleId>/suggestion.json`: the bundle's items in order, each with its renditions,
 /// the texts drawn on its card, the colours and contrast figures, its dates formatted in

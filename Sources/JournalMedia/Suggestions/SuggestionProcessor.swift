@@ -1,8 +1,6 @@
 import Foundation
 import JournalMediaCore
-import JournalMediaImaging
-import JournalMediaMetadata
-import JournalMediaVideo
+import JournalMediaSuggestions
 
 /// Turns a suggestion bundle into a display-ready result for every item: renditions of
 /// media items (photos, Live Photos with their given pair, videos) and of the pictures

@@ -1,7 +1,7 @@
 extension HEIFMeta {
     /// The primary image's `colr` box of type `prof` or `rICC` that holds no ICC bytes (the
     /// primary's own, else its first grid tile's): libheif then reports a profile of size 0,
-    /// on which libvips 8.14's HEIF loader fails without a message (it cannot allocate 0
+    /// on which libvips' HEIF loader fails without a message (it cannot allocate 0
     /// bytes for the profile). Nil when there is no such box. Read only to explain a failed
     /// header read; costs a look through two items' properties.
     package var emptyPrimaryProfile: (item: Int, type: String)? {

@@ -24,7 +24,7 @@ package struct JPEG2000Size: Equatable, Sendable {
     package var components: [Component]
 
     /// Whether the first component is sampled more coarsely than the reference grid.
-    /// libvips 8.14's `jp2kload` sizes its output from the first component's sample count and
+    /// libvips' `jp2kload` sizes its output from the first component's sample count and
     /// then divides the position by that component's subsampling again while packing pixels:
     /// such a file (a valid one from `opj_compress -s 2,2` as much as a fuzzer's) decodes to
     /// the wrong pixels, read past the component's buffer, different on every run. Colour

@@ -2,7 +2,7 @@
 /// texts already formatted for the bundle's locale and time zone, the colours already
 /// chosen (foregrounds by APCA), the route already projected and simplified.
 ///
-/// The contract between the two halves of card making: `CardSpecBuilder` (Suggestions/)
+/// The contract between the two halves of card making: `CardSpecBuilder` (JournalMediaSuggestions)
 /// turns a suggestion item into a light and a dark `CardSpec`; `CardRenderer` (Cards/)
 /// draws a `CardSpec` into pixels and decides nothing about content. Pure data: building
 /// one costs microseconds; rendering costs the text layout and one composition.

@@ -30,8 +30,8 @@ public enum Defaults {
     /// Largest grid HEIC accepted, in pixels: 268,402,689 (16383 × 16383, sharp's default
     /// limit). Such a file is decoded a row of tiles at a time into the rendition's size, so
     /// its memory is bounded by a strip of tiles, not by its pixels (a 200 MP Samsung photo
-    /// converts in well under 300 MB); its time still grows with them (about 10 s of one
-    /// core for 200 MP), which is what this bounds. Checked from the header like `maxPixels`,
+    /// converts in well under 300 MB); its time still grows with them, which is what this
+    /// bounds. Checked from the header like `maxPixels`,
     /// which stays the limit for everything decoded whole.
     public static let maxTiledPixels = 268_402_689
 

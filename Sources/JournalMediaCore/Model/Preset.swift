@@ -13,7 +13,7 @@ public enum Preset {
     public static let specKeys = ["role", "format", "formatWhenTransparent", "width", "height", "fit", "quality",
                                   "effort", "chromaSubsampling", "progressive", "compression", "maxBytes"]
 
-    /// The specs in `data`, validated as a whole (`RenditionSpec.problem(in:)`).
+    /// The specs in `data`, validated as a whole (`RenditionSpec.validate(_:)`).
     public static func parse(_ data: Data) throws(PresetError) -> [RenditionSpec] {
         try parseContents(data).renditions
     }
@@ -36,8 +36,8 @@ public enum Preset {
         for (index, item) in items.enumerated() {
             specs.append(try spec(item, path: "renditions[\(index)]"))
         }
-        if let problem = RenditionSpec.problem(in: specs) {
-            throw PresetError(path: "renditions", message: problem)
+        do throws(RenditionSpecError) { try RenditionSpec.validate(specs) } catch {
+            throw PresetError(path: error.path, message: error.message)
         }
         return PresetContents(renditions: specs, cardSizes: try cardSizes(object["cardClasses"]))
     }
@@ -88,14 +88,12 @@ public enum Preset {
             guard let text = value as? String else { throw PresetError(path: "\(path).\(key)", message: "expected a string") }
             return text
         }
-        func integer(_ key: String, _ range: ClosedRange<Int>) throws(PresetError) -> Int? {
+        // Types here; ranges, roles and formats in `RenditionSpec.validate(_:)` once all are read.
+        func integer(_ key: String) throws(PresetError) -> Int? {
             guard let value = fields[key] else { return nil }
             guard let number = value as? NSNumber, !isBoolean(number),
                   number.doubleValue == number.doubleValue.rounded(), let integer = Int(exactly: number.doubleValue) else {
                 throw PresetError(path: "\(path).\(key)", message: "expected an integer")
-            }
-            guard range.contains(integer) else {
-                throw PresetError(path: "\(path).\(key)", message: "\(integer) is out of range \(range.lowerBound)–\(range.upperBound)")
             }
             return integer
         }
@@ -116,7 +114,7 @@ public enum Preset {
             throw PresetError(path: "\(path).format", message: "missing; accepted: "
                                 + stills.map(\.rawValue).joined(separator: ", "))
         }
-        guard let width = try integer("width", 1...Defaults.maxRenditionSide) else {
+        guard let width = try integer("width") else {
             throw PresetError(path: "\(path).width", message: "missing")
         }
         var progressive: Bool?
@@ -128,13 +126,13 @@ public enum Preset {
         }
         var spec = RenditionSpec(
             role: role, format: format, formatWhenTransparent: try choice("formatWhenTransparent", RenditionFormat.self, among: stills),
-            width: width, height: try integer("height", 1...Defaults.maxRenditionSide),
-            fit: try choice("fit", RenditionFit.self) ?? .inside, quality: try integer("quality", 1...100))
-        spec.effort = try integer("effort", format == .avif ? 0...9 : format == .jxl ? 1...9 : 0...6)
+            width: width, height: try integer("height"),
+            fit: try choice("fit", RenditionFit.self) ?? .inside, quality: try integer("quality"))
+        spec.effort = try integer("effort")
         spec.chromaSubsampling = try choice("chromaSubsampling", ChromaSubsampling.self)
         spec.progressive = progressive
-        spec.compression = try integer("compression", 0...9)
-        spec.maxBytes = try integer("maxBytes", 1024...(1 << 30))
+        spec.compression = try integer("compression")
+        spec.maxBytes = try integer("maxBytes")
         return spec
     }
 }

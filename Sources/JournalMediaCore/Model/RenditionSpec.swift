@@ -178,37 +178,4 @@ public struct RenditionSpec: Codable, Sendable, Hashable {
         try container.encodeIfPresent(compression, forKey: .compression)
         try container.encodeIfPresent(maxBytes, forKey: .maxBytes)
     }
-
-    /// Checks a list of specs: at least one, unique well-formed roles, sane boxes and qualities.
-    /// Returns a message naming the first problem, or nil.
-    public static func problem(in specs: [RenditionSpec]) -> String? {
-        if specs.isEmpty { return "a preset needs at least one rendition" }
-        var seen = Set<String>()
-        for spec in specs {
-            let validRole = spec.role.first.map { $0.isASCII && $0.isLowercase } == true
-                && spec.role.allSatisfy { ($0.isASCII && ($0.isLowercase || $0.isNumber)) || $0 == "-" }
-            if !validRole {
-                return "role \"\(spec.role)\" must be lowercase letters, digits and '-', starting with a letter"
-            }
-            if !seen.insert(spec.role).inserted { return "role \"\(spec.role)\" appears twice" }
-            if !(1...Defaults.maxRenditionSide).contains(spec.width)
-                || !(1...Defaults.maxRenditionSide).contains(spec.height) {
-                return "rendition \(spec.role): width and height must be 1–\(Defaults.maxRenditionSide)"
-            }
-            if !(1...100).contains(spec.quality) {
-                return "rendition \(spec.role): quality must be 1–100"
-            }
-            let formats = [spec.format] + (spec.formatWhenTransparent.map { [$0] } ?? [])
-            if let other = formats.first(where: { !RenditionFormat.stillFormats.contains($0) }) {
-                return "rendition \(spec.role): format \(other.rawValue) is made only as a notification attachment"
-            }
-            if spec.isNotification, let other = formats.first(where: { $0 == .webp }) {
-                return "rendition \(spec.role): \(other.rawValue) is not an attachment format; use jpeg or png"
-            }
-            if let limit = spec.maxBytes, limit < 1024 {
-                return "rendition \(spec.role): maxBytes must be at least 1024"
-            }
-        }
-        return nil
-    }
 }

@@ -4,7 +4,7 @@ public enum SourceFormat: String, Codable, Sendable, CaseIterable {
     /// JPEG XL (a bare codestream or the ISO-BMFF container), decoded by libjxl.
     case jxl
     /// Windows bitmap and icon, decoded by libvips' ImageMagick loader (the only one that
-    /// reads them in libvips 8.14); an icon's largest image is used.
+    /// reads them in libvips); an icon's largest image is used.
     case bmp, ico
     /// Camera raw files, shown through their largest embedded JPEG preview (as Immich's
     /// "prefer embedded preview"), with the raw file's orientation and EXIF dates.

@@ -40,7 +40,7 @@ public struct VideoInfo: Sendable, Equatable {
 
     /// `com.apple.quicktime.still-image-time` in seconds when libavformat exposes it as a
     /// container tag. iPhones store it as a sample of a timed-metadata (`mebx`) track, which
-    /// libavformat 5.1 does not parse, so for camera files this is normally nil.
+    /// libavformat does not parse, so for camera files this is normally nil.
     public var stillImageTimeSeconds: Double? {
         guard let raw = containerTags["com.apple.quicktime.still-image-time"] else { return nil }
         return Double(raw.trimmingCharacters(in: .whitespaces))

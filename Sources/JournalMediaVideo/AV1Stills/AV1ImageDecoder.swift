@@ -7,7 +7,7 @@ import JournalMediaCore
 /// carry no sequence header, the `av1C` record's configuration OBUs are put in front.
 ///
 /// Made once per AVIF by `AVIFAV1Decoder`; the context is freed in `deinit`. Costs the AV1
-/// decode (about 1 s of one core for 20 MP, 10-bit 4:4:4) and dav1d's picture: 1.5 bytes per
+/// decode (the larger part of an AVIF's cost, growing with its pixels) and dav1d's picture: 1.5 bytes per
 /// pixel for 8-bit 4:2:0, up to 6 for 10/12-bit 4:4:4, plus its per-frame block state.
 final class AV1ImageDecoder {
     private var context: UnsafeMutablePointer<AVCodecContext>

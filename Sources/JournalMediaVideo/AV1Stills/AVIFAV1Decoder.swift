@@ -3,7 +3,7 @@ import JournalMediaCore
 
 /// Decodes an AVIF's primary image with libavcodec's `libdav1d` decoder and converts it to
 /// 8-bit RGB at the target size in one pass, instead of libheif + dav1d + libvips' resize:
-/// libheif 1.15 keeps dav1d's frame plus a full-size 16-bit RGB copy and libvips a third
+/// libheif keeps dav1d's frame plus a full-size 16-bit RGB copy and libvips a third
 /// (about 30 bytes per pixel: 538 MB of libheif + dav1d for a 20.6 MP 10-bit AVIF); here
 /// only dav1d's frame exists at full size (6 bytes per pixel at most, for 10/12-bit 4:4:4).
 ///
@@ -16,7 +16,7 @@ import JournalMediaCore
 /// - PQ or HLG (any of BT.709, BT.2020, Display P3 primaries), and BT.2020 SDR: the posters'
 ///   HDR → SDR tone-map (`HDRToneMapper`: Möbius roll-off, `clli` as the peak), at the
 ///   target size.
-/// Colour signalling follows libheif 1.15: the `colr` nclx box, else the AV1 sequence header;
+/// Colour signalling follows libheif: the `colr` nclx box, else the AV1 sequence header;
 /// an unspecified matrix is BT.601.
 ///
 /// Runs on the calling thread for the photo source on every AVIF. Returns nil for what it

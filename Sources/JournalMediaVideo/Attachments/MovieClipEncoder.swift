@@ -56,7 +56,7 @@ extension MediaFile {
 /// Runs once per movie attachment, on the processor's thread, libx264 with one thread (the
 /// batch runs one asset per core). Costs a decode of every frame up to the clip's end, one
 /// swscale pass per frame, and the encode: roughly real time or faster for 720p on one
-/// core (measured figures in Benchmarks/RESULTS.md). Bounded by `timeLimitSeconds` (5
+/// core. Bounded by `timeLimitSeconds` (5
 /// minutes, or the file's own time limit when longer): an encode is a stage of its own, longer
 /// than a poster's decode.
 final class MovieClipEncoder {

@@ -1,6 +1,4 @@
 import JournalMediaCore
-import JournalMediaImaging
-import JournalMediaMetadata
 import JournalMediaVideo
 
 /// Audio files with cover art (MP3, M4A, FLAC, Ogg, WAV and AIFF with an ID3 chunk): the embedded picture is decoded like a

@@ -1,5 +1,4 @@
 import JournalMediaCore
-import JournalMediaImaging
 import JournalMediaMetadata
 
 /// Camera raw files (DNG, CR2, NEF, ARW, ORF, RAF, RW2), shown through the largest JPEG

@@ -4,7 +4,7 @@ import JournalMediaCore
 /// header: <libvips' message>", except for a HEIC or AVIF whose only libvips message is
 /// "bad seek to N" with N past the end of the file. Every HEIF read leaves that line (libheif
 /// looks for a box after the last one; libvips refuses the seek and libheif carries on), so it
-/// is not the reason, and libvips 8.14's HEIF loader gave none of its own. The error then says
+/// is not the reason, and libvips' HEIF loader gave none of its own. The error then says
 /// so and names the cause when it is the one known silent failure: a `colr` box announcing an
 /// ICC profile with no bytes in it (photokit's test_live.HEIC). Runs once per failed header
 /// read; costs a scan of the message and, for that HEIF case, a walk of the `meta` box.

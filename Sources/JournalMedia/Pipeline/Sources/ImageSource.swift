@@ -1,6 +1,5 @@
 import JournalMediaCore
 import JournalMediaImaging
-import JournalMediaMetadata
 import JournalMediaVideo
 
 /// Something the processor can turn into renditions: it yields the one decoded image every

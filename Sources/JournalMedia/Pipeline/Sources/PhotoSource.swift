@@ -1,6 +1,5 @@
 import JournalMediaCore
 import JournalMediaImaging
-import JournalMediaMetadata
 import JournalMediaVideo
 
 /// Still images — photos, and icons (vector drawings, small images with real transparency):
@@ -116,7 +115,7 @@ enum StillDecoding {
         // JPEG renditions the source can be itself (see JPEGFallbackReuse); the decode then
         // only needs the other renditions' size.
         var reused: [Rendition] = []
-        if reuseJPEG {
+        if reuseJPEG, FastPaths.enabled {
             reused = bytes.withUnsafeBytes { JPEGFallbackReuse.renditions($0, header: header, specs: plan.renditions) }
         }
         let fullBox = plan.box(width: header.displayWidth, height: header.displayHeight, upscale: upscale)
@@ -244,23 +243,25 @@ enum StillDecoding {
                        limits: PixelLimits = PixelLimits(), gate: WholeImageDecodeGate.Hold? = nil) throws(VipsError) -> DecodedImage {
         var declined: String?
         if header.format == .heic, !upscale {
-            switch HEIFHEVCDecoder.attempt(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
-                                           expectedSize: (header.displayWidth, header.displayHeight),
-                                           maximumPixels: limits.tiled) {
-            case .success(let fast): return try ImageDecoder.decode(heic: fast)
-            case .failure(let reason): declined = reason.message
+            if FastPaths.enabled {
+                switch HEIFHEVCDecoder.attempt(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
+                                               expectedSize: (header.displayWidth, header.displayHeight),
+                                               maximumPixels: limits.tiled) {
+                case .success(let fast): return try ImageDecoder.decode(heic: fast)
+                case .failure(let reason): declined = reason.message
+                }
             }
             if header.pixelCount > limits.whole {
                 // libvips would hold the whole picture: only the tile-wise path may take it.
                 throw VipsError(message: "a \(header.storedWidth)×\(header.storedHeight) HEIC is over the limit of "
-                    + "\(limits.whole) pixels for a whole-image decode, and the tile-wise HEVC decode declined it: "
-                    + (declined ?? ""))
+                    + "\(limits.whole) pixels for a whole-image decode, and the tile-wise HEVC decode "
+                    + (declined.map { "declined it: \($0)" } ?? "is off (\(FastPaths.environmentVariable))"))
             }
             if let reason = gate?.beforeWholeImageDecode(unless: DecodeGuard.current) {
                 throw VipsError(message: "stopped (\(reason)) waiting to decode the HEIC whole")
             }
         }
-        if header.format == .avif, !upscale,
+        if header.format == .avif, !upscale, FastPaths.enabled,
            let fast = AVIFAV1Decoder.decode(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
                                             expectedSize: (header.displayWidth, header.displayHeight)) {
             return try ImageDecoder.decode(heic: fast)

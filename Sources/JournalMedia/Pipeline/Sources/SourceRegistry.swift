@@ -1,7 +1,4 @@
 import JournalMediaCore
-import JournalMediaImaging
-import JournalMediaMetadata
-import JournalMediaVideo
 
 /// The kinds of input file a processor knows, asked in order; the first that accepts a
 /// probed file makes its source. A value: an `AssetProcessor` (or a `Batch`) is built with

@@ -1,6 +1,5 @@
 import JournalMediaCore
 import JournalMediaImaging
-import JournalMediaMetadata
 import JournalMediaVideo
 
 /// Movies (MOV, MP4, M4V, 3GP): one libav open (the probe's, through its descriptor) gives

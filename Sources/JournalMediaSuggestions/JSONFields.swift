@@ -1,4 +1,5 @@
 import Foundation
+import JournalMediaCore
 
 /// A coding key for any JSON member name.
 struct JSONKey: CodingKey {

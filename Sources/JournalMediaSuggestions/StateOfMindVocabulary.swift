@@ -1,3 +1,5 @@
+import JournalMediaCore
+
 /// Readable words for HealthKit's state-of-mind values (`HKStateOfMind.Kind`, `.Label`,
 /// `.Association`, `.ValenceClassification`), and the 7-step valence scale. Unknown values
 /// (newer HealthKit) are kept and shown neutrally, as their identifier split into words.

@@ -1,3 +1,5 @@
+import JournalMediaCore
+
 /// HealthKit's `HKWorkoutActivityType` raw values → an English name and a card glyph, for
 /// workouts whose bundle gives no `localizedName`. Unknown values (newer HealthKit) get
 /// "Workout" and the generic glyph. A dictionary lookup.

@@ -1,4 +1,5 @@
 import Foundation
+import JournalMediaCore
 
 /// Formats the numbers, units, durations and dates drawn on cards for one bundle's locale
 /// and time zone: `de_DE` "10,02 km", `en_US` "6.23 mi", steps "12.345" / "12,345", dates

@@ -1,4 +1,5 @@
 import Foundation
+import JournalMediaCore
 
 /// Turns a suggestion item into a light and a dark `CardSpec` (the renderer's input): the
 /// texts formatted for the bundle's locale and time zone, the hero (picture, glyph,

@@ -1,3 +1,5 @@
+import JournalMediaCore
+
 /// Why a bundle was refused before any work: not JSON, a schema version this toolkit does
 /// not read, or a value of the wrong type or out of range, named by its JSON path
 /// (`suggestion.items[3].steps: expected an integer`). The CLI prints it with the file's

@@ -1,4 +1,5 @@
 import Foundation
+import JournalMediaCore
 
 /// Reads and validates a suggestion bundle (`suggestion.json`, schema version 1) in one
 /// pass: every field is checked for its type, range and length (`SuggestionBundleLimits`)

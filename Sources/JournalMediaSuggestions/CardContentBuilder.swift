@@ -1,4 +1,5 @@
 import Foundation
+import JournalMediaCore
 
 /// What a card shows, before colours are resolved: texts, hero, the type's hue, and any
 /// background the item itself asks for (a reflection's colour, a state of mind's gradients).

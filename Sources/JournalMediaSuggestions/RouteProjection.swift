@@ -1,4 +1,5 @@
 import Foundation
+import JournalMediaCore
 
 /// Puts routes and places into a card's unit frame (`CardHero.route`/`.pins`): an
 /// equirectangular projection with longitudes scaled by the cosine of the frame's middle

@@ -1,8 +1,10 @@
+import JournalMediaCore
+
 /// Bounds on what a bundle may hold, checked while reading it so a hostile bundle costs
 /// bounded time and memory. The JSON Schema states the same numbers (`maxItems`,
 /// `maxLength`); the file-size bound is checked before the parse.
 ///
-/// With them, the worst accepted bundle is a 256 MiB file: about 1.5 s and 400 MiB to read
+/// With them, the worst accepted bundle is a 256 MiB file: about 400 MiB to read
 /// a route of a million points, and cards that stay bounded because texts are shortened
 /// and routes simplified before drawing.
 public enum SuggestionBundleLimits {

@@ -1,4 +1,5 @@
 import Foundation
+import JournalMediaCore
 
 /// The colours of a card, with the contrast figures that justify them (written to the
 /// output's `suggestion.json`).

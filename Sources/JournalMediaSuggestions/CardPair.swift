@@ -1,3 +1,5 @@
+import JournalMediaCore
+
 /// What `CardSpecBuilder` makes of one item: the light and dark `CardSpec`, the colours
 /// and contrast figures of each, the item's dates formatted beside their raw values, and
 /// warnings (an unknown type or value shown neutrally, a missing picture).

@@ -1,4 +1,5 @@
 import Foundation
+import JournalMediaCore
 
 /// One item of a suggestion: its id, its `type` as written, and the fields of that type.
 /// A type the toolkit does not know is kept (`content == .unknown`) so it can still be

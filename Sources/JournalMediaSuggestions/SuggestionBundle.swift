@@ -1,4 +1,5 @@
 import Foundation
+import JournalMediaCore
 
 /// A suggestion bundle (schema version 1): what an app uploads when a person picks a moment
 /// in Apple's Journaling Suggestions picker — the `JournalingSuggestion`'s title, date
