@@ -125,8 +125,23 @@ public final class ProbedAsset: @unchecked Sendable {
     /// Probes bytes already in memory (an upload). `name` is the original file name, which
     /// file-name dates read; `modified` stands in for the file's modification time.
     public convenience init(data: [UInt8], name: String, modified: Double? = nil, maxPixels: Int = Defaults.maxPixels) {
-        let probed = ProbedAsset.probe(MemoryBytes(bytes: data), name: name, url: nil, modified: modified,
-                                       keepMediaOpen: true, maxPixels: maxPixels)
+        self.init(memory: MemoryBytes(bytes: data), name: name, modified: modified, keepMediaOpen: true, maxPixels: maxPixels)
+    }
+
+    /// Probes memory the caller keeps alive, unchanged, for as long as this probe exists (and
+    /// the work done with it): nothing is copied to probe it, a movie is demuxed from it, a
+    /// still's `load()` copies it once into the `[UInt8]` the decoders own. For the generic
+    /// byte entry points (`AssetProcessor.process(data:)`, `CaptureDateReader.inspect(data:)`),
+    /// which end the probe's life inside `withContiguousStorageIfAvailable`.
+    package convenience init(borrowing bytes: UnsafeRawBufferPointer, name: String, modified: Double?,
+                             keepMediaOpen: Bool, maxPixels: Int = Defaults.maxPixels) {
+        self.init(memory: BorrowedBytes(bytes: bytes), name: name, modified: modified, keepMediaOpen: keepMediaOpen,
+                  maxPixels: maxPixels)
+    }
+
+    private convenience init(memory: any ByteSource, name: String, modified: Double?, keepMediaOpen: Bool, maxPixels: Int) {
+        let probed = ProbedAsset.probe(memory, name: name, url: nil, modified: modified,
+                                       keepMediaOpen: keepMediaOpen, maxPixels: maxPixels)
         self.init(name: name, url: nil, input: probed.input, size: probed.size, modified: modified,
                   format: probed.format, metadata: HeaderMetadata(captureDate: probed.captureDate,
                                                                   contentIdentifier: probed.contentIdentifier,
