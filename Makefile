@@ -81,12 +81,15 @@ docs-check: deps
 
 # Opt-in (not in `make test`): Examples/Consumer, a package that depends on this one by path
 # and uses only the public API (bytes → thumbnail, date, colour; a bundle's cards in memory),
-# built in its own .build and run on the samples; fails on any warning this package prints.
+# built in its own .build and run on the samples; fails on any warning this package prints
+# and if it built a server module (SwiftNIO, Hummingbird: the JournalMediaServer product only).
 example: deps
 	cd Examples/Consumer && { $(SWIFT) build > /tmp/journal-media-example-build.log 2>&1; status=$$?; \
 	  cat /tmp/journal-media-example-build.log; exit $$status; }
 	@! grep "warning:" /tmp/journal-media-example-build.log | grep -v "/Examples/Consumer/.build/checkouts/\|warning: 'swift-" \
 	  || { echo "make example: the consumer's build printed the warnings above"; exit 1; }
+	@! ls Examples/Consumer/.build/debug | grep -iE '^(NIO|Hummingbird|AsyncHTTPClient|JournalMediaServer)' \
+	  || { echo "make example: the consumer built the server's modules above (SwiftNIO, Hummingbird)"; exit 1; }
 	cd Examples/Consumer && $(SWIFT) run Consumer
 
 bench-deps: deps
