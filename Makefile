@@ -88,7 +88,7 @@ example: deps
 	  cat /tmp/journal-media-example-build.log; exit $$status; }
 	@! grep "warning:" /tmp/journal-media-example-build.log | grep -v "/Examples/Consumer/.build/checkouts/\|warning: 'swift-" \
 	  || { echo "make example: the consumer's build printed the warnings above"; exit 1; }
-	@! ls Examples/Consumer/.build/debug | grep -iE '^(NIO|Hummingbird|AsyncHTTPClient|JournalMediaServer)' \
+	@! ls Examples/Consumer/.build/debug/Modules | grep -iE '^(NIO|Hummingbird|AsyncHTTPClient|JournalMediaServer)' \
 	  || { echo "make example: the consumer built the server's modules above (SwiftNIO, Hummingbird)"; exit 1; }
 	cd Examples/Consumer && $(SWIFT) run Consumer
 
