@@ -65,11 +65,12 @@ test: deps
 
 # The README's limits (1,500 words, lines of 300 characters), relative links and #anchors in
 # README.md and docs/, every source folder named in docs/architecture.md and every JSON Schema
-# field on its page (Tests/DocsCheck/docs_check.py: python3, no build). CI runs its first two parts.
+# field on its page (Tests/DocsCheck/docs_check.py: python3, no build). CI runs its first two parts
+# before `make test`, and `make docs-check` after it.
 docs-lint:
 	python3 Tests/DocsCheck/docs_check.py
 
-# Opt-in: docs-lint, plus every journal-media flag the pages name checked against the debug
+# In CI after `make test`: docs-lint, plus every journal-media flag the pages name checked against the debug
 # binary's --help (and every --help flag documented), the README's quick start run in a scratch
 # folder (the service on a free loopback port), every Swift example type-checked against
 # the debug build's modules, and the DocC catalog built by the toolchain's docc with warnings
@@ -79,14 +80,17 @@ docs-check: deps
 	bin=$$($(SWIFT) build --show-bin-path); python3 Tests/DocsCheck/docs_check.py --binary "$$bin/journal-media" --run --swift-build "$$bin"
 	Tests/DocsCheck/docc.sh
 
-# Opt-in (not in `make test`): Examples/Consumer, a package that depends on this one by path
+# In CI after `make test` (not in it): Examples/Consumer, a package that depends on this one by path
 # and uses only the public API (bytes → thumbnail, date, colour; a bundle's cards in memory),
-# built in its own .build and run on the samples; fails on any warning this package prints.
+# built in its own .build and run on the samples; fails on any warning this package prints
+# and if it built a server module (SwiftNIO, Hummingbird: the JournalMediaServer product only).
 example: deps
 	cd Examples/Consumer && { $(SWIFT) build > /tmp/journal-media-example-build.log 2>&1; status=$$?; \
 	  cat /tmp/journal-media-example-build.log; exit $$status; }
 	@! grep "warning:" /tmp/journal-media-example-build.log | grep -v "/Examples/Consumer/.build/checkouts/\|warning: 'swift-" \
 	  || { echo "make example: the consumer's build printed the warnings above"; exit 1; }
+	@! ls Examples/Consumer/.build/debug/Modules | grep -iE '^(NIO|Hummingbird|AsyncHTTPClient|JournalMediaServer)' \
+	  || { echo "make example: the consumer built the server's modules above (SwiftNIO, Hummingbird)"; exit 1; }
 	cd Examples/Consumer && $(SWIFT) run Consumer
 
 bench-deps: deps

@@ -5,6 +5,9 @@ let package = Package(
     name: "JournalMedia",
     products: [
         .library(name: "JournalMedia", targets: ["JournalMedia"]),
+        // The service's routes for a backend's own Hummingbird app (`JournalMediaRoutes`); brings
+        // Hummingbird and SwiftNIO. `JournalMedia` alone builds neither.
+        .library(name: "JournalMediaServer", targets: ["JournalMediaServer"]),
         .executable(name: "journal-media", targets: ["journal-media"]),
     ],
     dependencies: [

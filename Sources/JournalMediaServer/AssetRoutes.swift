@@ -22,14 +22,8 @@ struct AssetRoutes: Sendable {
     let processors: [String: AssetProcessor]
     let admission: UploadAdmission
 
-    func add(to router: Router<BasicRequestContext>) {
-        router.post("/v1/assets") { request, _ in
-            do {
-                return try await self.handle(request)
-            } catch let problem as ProblemResponse {
-                return problem.response
-            }
-        }
+    func add(to router: some RouterMethods) {
+        router.post("/v1/assets") { request, _ in try await self.handle(request) }
     }
 
     /// What a request sent: the file's bytes, its original name, the preset asked for.

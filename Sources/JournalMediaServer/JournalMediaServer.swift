@@ -7,8 +7,8 @@ import Prometheus
 import ServiceLifecycle
 import UnixSignals
 
-/// The HTTP service behind `journal-media serve`: Hummingbird 2 routes over the library
-/// (`AssetProcessor` with one bounded `AssetExecutor`), Prometheus metrics, canonical paths
+/// The HTTP service behind `journal-media serve`: the API routes (`JournalMediaRoutes`, which
+/// a backend can also mount in its own application), Prometheus metrics, canonical paths
 /// and bearer-token auth on every route but the probes (`BearerTokenMiddleware`), uploads
 /// admitted before their body is read within a body budget (`UploadAdmission`), header,
 /// idle and body time limits and a connection cap on every connection
@@ -24,9 +24,10 @@ public struct JournalMediaServer: Sendable {
     public let configuration: ServeConfiguration
     let state = ServerState()
     let registry: PrometheusCollectorRegistry
-    let executor: AssetExecutor
-    let admission: UploadAdmission
+    let routes: JournalMediaRoutes
     let logger: Logger
+    var executor: AssetExecutor { routes.executor }
+    var admission: UploadAdmission { routes.admission }
     let observability: ServerObservability
 
     /// Builds the server; `registry` receives the library's and the routes' metrics when the
@@ -36,11 +37,9 @@ public struct JournalMediaServer: Sendable {
         self.configuration = configuration
         self.registry = registry
         self.logger = logger
-        executor = AssetExecutor(maxConcurrentAssets: configuration.maxConcurrentAssets,
-                                 maxQueued: configuration.maxQueued, label: "serve")
-        admission = UploadAdmission(budgetBytes: configuration.effectiveBodyBudgetBytes,
-                                    maxUploads: configuration.maxConcurrentAssets + configuration.maxQueued)
-        observability = ServerObservability(configuration: configuration, registry: registry, executor: executor, logger: logger)
+        routes = JournalMediaRoutes(unprepared: configuration, executor: nil, logger: logger)
+        observability = ServerObservability(configuration: configuration, registry: registry, executor: routes.executor,
+                                            logger: logger)
     }
 
     /// Bootstraps swift-metrics with a Prometheus registry (once per process) and returns it.
@@ -58,16 +57,9 @@ public struct JournalMediaServer: Sendable {
     func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: BearerTokenMiddleware(token: configuration.token))
-        var processors: [String: AssetProcessor] = [:]
-        for (name, renditions) in configuration.presets {
-            processors[name] = AssetProcessor(options: configuration.processingOptions(renditions: renditions),
-                                              executor: executor, logger: logger)
-        }
-        AssetRoutes(configuration: configuration, processors: processors, admission: admission).add(to: router)
-        SuggestionRoutes(configuration: configuration, executor: executor, admission: admission).add(to: router)
-        UtilityRoutes(configuration: configuration, state: state, metrics: observability, admission: admission).add(to: router)
+        routes.add(to: router)
+        ProbeRoutes(state: state, metrics: observability).add(to: router)
         OpenAPIRoute().add(to: router)
-        RenderRoutes(configuration: configuration, executor: executor, admission: admission, logger: logger).add(to: router)
         return router
     }
 

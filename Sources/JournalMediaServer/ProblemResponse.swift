@@ -3,9 +3,11 @@ import Hummingbird
 import JournalMedia
 
 /// An error answer as `application/problem+json` (RFC 9457): `type`, `title`, `status`,
-/// `detail`, plus the toolkit's `reason` and `stage` when an asset failed. Made by the
-/// routes for every non-2xx answer; costs one small JSON encode.
-struct ProblemResponse: Error, Sendable {
+/// `detail`, plus the toolkit's `reason` and `stage` when an asset failed. Thrown by the
+/// routes for every non-2xx answer; an `HTTPResponseError`, so Hummingbird's router turns it
+/// into its answer (also in a backend's own application, `JournalMediaRoutes`). Costs one
+/// small JSON encode.
+struct ProblemResponse: HTTPResponseError, Sendable {
     var status: HTTPResponse.Status
     var detail: String
     var reason: String?
@@ -38,6 +40,9 @@ struct ProblemResponse: Error, Sendable {
         self.stage = stage
         self.headers = headers
     }
+
+    /// The answer, whatever the request (`HTTPResponseError`).
+    func response(from request: Request, context: some RequestContext) -> Response { response }
 
     var response: Response {
         var object: [String: Any] = [

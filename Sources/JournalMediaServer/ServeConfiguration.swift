@@ -114,7 +114,8 @@ public struct ServeConfiguration: Sendable, Equatable {
         keys.merge(Self.connectionLimitVariables) { $1 }
         for (variable, key) in keys.sorted(by: { $0.key < $1.key }) {
             guard let text = environment[variable] else { continue }
-            let value: Any = ["host", "tokenFile", "outputDir", "logFormat", "otlpEndpoint"].contains(key) ? text : (Double(text) ?? text)
+            let isText = ["host", "tokenFile", "outputDir", "logFormat", "otlpEndpoint"].contains(key)
+            let value: Any = isText ? text : Double(text).map { $0 as Any } ?? text
             try apply(key: key, value: value, from: variable)
         }
     }

@@ -27,14 +27,8 @@ struct SuggestionRoutes: Sendable {
     let executor: AssetExecutor
     let admission: UploadAdmission
 
-    func add(to router: Router<BasicRequestContext>) {
-        router.post("/v1/suggestions") { request, _ in
-            do {
-                return try await self.handle(request)
-            } catch let problem as ProblemResponse {
-                return problem.response
-            }
-        }
+    func add(to router: some RouterMethods) {
+        router.post("/v1/suggestions") { request, _ in try await self.handle(request) }
     }
 
     func handle(_ request: Request) async throws -> Response {

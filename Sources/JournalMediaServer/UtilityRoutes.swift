@@ -3,51 +3,30 @@ import Hummingbird
 import JournalMedia
 
 /// The small routes: `GET /v1/color?background=#0A84FF[&base=#FFFFFF]` (the `color`
-/// command's answer), `POST /v1/dates` (the first bytes of a file, with `X-Filename`: its
-/// capture date as `inspect` reads it, headers only), `GET /healthz` (alive),
-/// `GET /readyz` (503 while draining) and `GET /metrics` (Prometheus text). Each costs
-/// microseconds, except `/v1/dates`, which reads the metadata of the bytes it is sent (a
-/// body read like the uploads' — `RequestBody`, within the body budget — of at most 4 MiB).
+/// command's answer) and `POST /v1/dates` (the first bytes of a file, with `X-Filename`: its
+/// capture date as `inspect` reads it, headers only). `/v1/color` costs microseconds;
+/// `/v1/dates` reads the metadata of the bytes it is sent (a body read like the uploads' —
+/// `RequestBody`, within the body budget — of at most 4 MiB). The probes and `/metrics` are
+/// the server's own (`ProbeRoutes`).
 struct UtilityRoutes: Sendable {
     let configuration: ServeConfiguration
-    let state: ServerState
-    let metrics: ServerObservability
     let admission: UploadAdmission
 
     /// What `/v1/dates` reads at most: metadata sits in the first bytes of a file.
     static let datesBodyLimit = 4 * 1024 * 1024
 
-    func add(to router: Router<BasicRequestContext>) {
-        router.get("/healthz") { _, _ in Response.text("ok\n") }
-        router.get("/readyz") { _, _ in
-            state.isDraining ? ProblemResponse(.serviceUnavailable, "draining: the server is shutting down").response
-                : Response.text("ready\n")
-        }
-        router.get("/metrics") { _, _ in
-            Response.text(metrics.exposition(), contentType: "text/plain; version=0.0.4; charset=utf-8")
-        }
-        router.get("/v1/color") { request, _ in
-            do {
-                return try Self.color(request)
-            } catch let problem as ProblemResponse {
-                return problem.response
-            }
-        }
+    func add(to router: some RouterMethods) {
+        router.get("/v1/color") { request, _ in try Self.color(request) }
         router.post("/v1/dates") { request, _ in
             let limit = min(Self.datesBodyLimit, configuration.maxBodyBytes)
             let reader = RequestBody(configuration: configuration, admission: admission)
-            let bytes: [UInt8], ticket: UploadAdmission.Ticket
-            do {
-                (bytes, ticket) = try await reader.collect(request, limit: limit, countsAsUpload: false)
-            } catch let problem as ProblemResponse {
-                return problem.response
-            }
+            let (bytes, ticket) = try await reader.collect(request, limit: limit, countsAsUpload: false)
             defer { ticket.release() }
             let name = AssetRoutes.filename(request)
             var inspection = CaptureDateReader.inspect(ProbedAsset(data: bytes, name: name, modified: nil))
             if !configuration.includeLocation { inspection = inspection.withoutLocation() }
             if let error = inspection.error, inspection.captureDate == nil {
-                return ProblemResponse(asset: error, retryAfter: AssetRoutes.retryAfterSeconds).response
+                throw ProblemResponse(asset: error, retryAfter: AssetRoutes.retryAfterSeconds)
             }
             return Response.json(Data(inspection.jsonLine(source: name).utf8))
         }

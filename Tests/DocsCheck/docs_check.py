@@ -28,7 +28,7 @@ FOREIGN_FLAGS = {
     "--enable-gpl", "--static-swift-stdlib", "--disable-sandbox", "--additional-symbol-graph-dir",
     "--data-binary", "--scratch-path", "--filter", "--product", "--show-bin-path",
     "--warnings-as-errors", "--experimental-dump-help", "--array", "--dependency", "--wrap",
-    "--cpus-per-task", "--mem", "--job-name",
+    "--cpus-per-task", "--mem", "--job-name", "--checks",
 }
 SKIP_MARK = "<!-- docs-check: skip -->"
 RUN_MARK = "<!-- docs-check: run -->"          # before an sh block: run it (make docs-check)
@@ -457,6 +457,10 @@ def module_flags(build):
         flags += ["-Xcc", "-fmodule-map-file=" + path]
     for include in glob.glob(os.path.join(ROOT, "Sources", "C*", "include")):
         flags += ["-Xcc", "-I" + include]
+    # The dependencies' C shims (swift-atomics', SwiftNIO's), for examples that import the server.
+    for path in sorted(glob.glob(os.path.join(ROOT, ".build", "checkouts", "*", "Sources", "*", "include",
+                                              "module.modulemap"))):
+        flags += ["-Xcc", "-fmodule-map-file=" + path, "-Xcc", "-I" + os.path.dirname(path)]
     cflags = subprocess.run(["pkg-config", "--cflags-only-I", "vips", "pangocairo", "libexif", "libxml-2.0",
                              "lcms2", "zlib", "libcrypto"], capture_output=True, text=True).stdout.split()
     for flag in cflags:

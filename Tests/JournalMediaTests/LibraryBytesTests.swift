@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import Synchronization
 import Testing
 @testable import JournalMedia
 
@@ -54,5 +56,60 @@ import Testing
             if file.captureDate?.confidence != .fileModified { #expect(bytes.captureDate == file.captureDate, "\(sample)") }
         }
         #expect(array.location != nil && array.camera != nil, "\(sample)")
+    }
+
+    /// A collection of bytes that says whether its contiguous storage was asked for.
+    struct WatchedBytes: Collection, Sendable {
+        let bytes: [UInt8]
+        let contiguous: Bool
+        let asked = Asked()
+        final class Asked: Sendable {
+            private let count = Mutex(0)
+            func note() { count.withLock { $0 += 1 } }
+            var value: Int { count.withLock { $0 } }
+        }
+        var startIndex: Int { bytes.startIndex }
+        var endIndex: Int { bytes.endIndex }
+        func index(after i: Int) -> Int { i + 1 }
+        subscript(position: Int) -> UInt8 { bytes[position] }
+        func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+            asked.note()
+            return contiguous ? try bytes.withUnsafeBufferPointer(body) : nil
+        }
+    }
+
+    /// A request body as a server holds it: a `ByteBuffer` whose readable bytes start past
+    /// what was already consumed; its view goes in as it is, still and movie alike.
+    @Test(arguments: ["orientation-6-gps-p3.jpg", "video-rotated-90.mp4"])
+    func processTakesAByteBufferView(_ sample: String) async throws {
+        let bytes = try [UInt8](Data(contentsOf: TestSupport.sample(sample)))
+        var buffer = ByteBuffer(bytes: [0x48, 0x54, 0x54, 0x50, 0x2F, 0x31, 0x0D] + bytes)
+        buffer.moveReaderIndex(forwardBy: 7)
+        let processor = AssetProcessor()
+        let fromView = await processor.process(data: buffer.readableBytesView, filename: sample)
+        let fromArray = await processor.process(data: bytes, filename: sample)
+        #expect(fromView.error == nil && !fromView.renditions.isEmpty, "\(String(describing: fromView.error))")
+        #expect(fromView.renditions.map(\.data) == fromArray.renditions.map(\.data), "\(sample)")
+        #expect(fromView.sha256 == fromArray.sha256 && fromView.bytes == fromArray.bytes)
+        #expect(fromView.captureDate == fromArray.captureDate && fromView.width == fromArray.width)
+        #expect(fromView.video == fromArray.video)
+    }
+
+    @Test func contiguousBytesAreReadInPlaceAndOthersCopied() async throws {
+        let bytes = try [UInt8](Data(contentsOf: TestSupport.sample("location/apple-keys.mov")))
+        let file = CaptureDateReader.inspect(data: bytes, name: "apple-keys.mov")
+        for contiguous in [true, false] {
+            let watched = WatchedBytes(bytes: bytes, contiguous: contiguous)
+            let inspection = CaptureDateReader.inspect(data: watched, name: "apple-keys.mov")
+            #expect(watched.asked.value == 1, "withContiguousStorageIfAvailable was asked")
+            #expect(inspection.captureDate == file.captureDate && inspection.location == file.location
+                    && inspection.durationSeconds == file.durationSeconds && inspection.error == nil, "contiguous: \(contiguous)")
+            let result = await AssetProcessor().process(data: watched, filename: "apple-keys.mov")
+            #expect(watched.asked.value == 2)
+            #expect(result.error == nil && result.kind == .video, "\(String(describing: result.error))")
+        }
+        let buffer = ByteBuffer(bytes: bytes)
+        let view = CaptureDateReader.inspect(data: buffer.readableBytesView, name: "apple-keys.mov")
+        #expect(view.captureDate == file.captureDate && view.location == file.location && view.camera == file.camera)
     }
 }

@@ -254,7 +254,8 @@ import Testing
         var data: UnsafeRawPointer?
         var length = 0
         #expect(vips_image_get_blob(photo.pointer, VIPS_META_ICC_NAME, &data, &length) == 0)
-        let profile = UnsafeRawBufferPointer(start: try #require(data), count: length)
+        let start: UnsafeRawPointer = try #require(data)
+        let profile = UnsafeRawBufferPointer(start: start, count: length)
         let direct = try #require(try DirectProfileTransform.toSRGB(small, profile: profile))
         vips_image_set_blob_copy(small.pointer, VIPS_META_ICC_NAME, profile.baseAddress, profile.count)
         let icc = try VipsOperationCall("icc_transform")

@@ -55,13 +55,41 @@ public struct AssetProcessor: Sendable {
         }
     }
 
-    /// `process(data:filename:modified:sha256:deadlineSeconds:)` for bytes held in a `Data` (a
-    /// Foundation or URLSession body): the same processing, on the executor like every other
-    /// entry point. Costs one copy of the bytes into the `[UInt8]` the pipeline reads (a
-    /// `[UInt8]` is taken as it is, without a copy, by the overload above).
+    /// `process(data:filename:modified:deadlineSeconds:)` for bytes held in a `Data` (a
+    /// Foundation or URLSession body), as the generic entry below takes them.
     public func process(data: Data, filename: String, modified: Double? = nil,
                         deadlineSeconds: Double? = nil) async -> AssetResult {
-        await process(data: [UInt8](data), filename: filename, modified: modified, deadlineSeconds: deadlineSeconds)
+        await processInPlace(data, filename: filename, modified: modified, deadlineSeconds: deadlineSeconds)
+    }
+
+    /// `process(data:filename:modified:deadlineSeconds:)` for bytes in any collection that
+    /// holds them contiguously: SwiftNIO's `ByteBuffer` as its `readableBytesView` (a server's
+    /// request body), `Data`, an `ArraySlice`, a `[UInt8]`. The bytes are read where they lie
+    /// (`withContiguousStorageIfAvailable`, on the executor's worker thread, the collection
+    /// kept alive by the call): the probe, metadata and SHA-256 read them in place and a movie
+    /// is demuxed from them; a still costs one copy, into the `[UInt8]` its decoder owns (a
+    /// decode stopped at its deadline may outlive the call). A collection without contiguous
+    /// storage is copied into a `[UInt8]` first. Results are the same as for a `[UInt8]`.
+    public func process<Bytes: Collection<UInt8> & Sendable>(data bytes: Bytes, filename: String, modified: Double? = nil,
+                                                             deadlineSeconds: Double? = nil) async -> AssetResult {
+        if let array = bytes as? [UInt8] {
+            return await process(data: array, filename: filename, modified: modified, deadlineSeconds: deadlineSeconds)
+        }
+        return await processInPlace(bytes, filename: filename, modified: modified, deadlineSeconds: deadlineSeconds)
+    }
+
+    private func processInPlace<Bytes: Collection<UInt8> & Sendable>(_ bytes: Bytes, filename: String, modified: Double?,
+                                                                     deadlineSeconds: Double?) async -> AssetResult {
+        await guarded(name: filename, deadlineSeconds: deadlineSeconds) {
+            let maxPixels = self.options.maxPixels
+            let readsMetadata = self.options.readsMetadata
+            // The probe lives and dies inside the closure: nothing keeps the pointer past it.
+            return bytes.withContiguousStorageIfAvailable { buffer in
+                self.process(ProbedAsset(borrowing: UnsafeRawBufferPointer(buffer), name: filename, modified: modified,
+                                         keepMediaOpen: true, maxPixels: maxPixels, readsMetadata: readsMetadata))
+            } ?? self.process(ProbedAsset(data: [UInt8](bytes), name: filename, modified: modified, maxPixels: maxPixels,
+                                          readsMetadata: readsMetadata))
+        }
     }
 
     /// Runs `work` in a slot of the executor under a fresh `DecodeGuard` that the calling

@@ -99,9 +99,26 @@ public enum CaptureDateReader {
         inspect(ProbedAsset(data: data, name: name, modified: modified))
     }
 
-    /// `inspect(data:name:modified:)` for a `Data`; costs one copy of the bytes into `[UInt8]`.
+    /// `inspect(data:name:modified:)` for a `Data`, read in place (the generic entry below).
     public static func inspect(data: Data, name: String, modified: Double? = nil) -> Inspection {
-        inspect(data: [UInt8](data), name: name, modified: modified)
+        inspectInPlace(data, name: name, modified: modified)
+    }
+
+    /// `inspect(data:name:modified:)` for bytes in any collection that holds them
+    /// contiguously — SwiftNIO's `ByteBuffer` as its `readableBytesView`, `Data`, an
+    /// `ArraySlice` — read in place through `withContiguousStorageIfAvailable`, without a
+    /// copy; other collections are copied into a `[UInt8]` first. On the calling thread.
+    public static func inspect<Bytes: Collection<UInt8>>(data bytes: Bytes, name: String,
+                                                         modified: Double? = nil) -> Inspection {
+        if let array = bytes as? [UInt8] { return inspect(data: array, name: name, modified: modified) }
+        return inspectInPlace(bytes, name: name, modified: modified)
+    }
+
+    private static func inspectInPlace<Bytes: Collection<UInt8>>(_ bytes: Bytes, name: String, modified: Double?) -> Inspection {
+        bytes.withContiguousStorageIfAvailable { buffer in
+            inspect(ProbedAsset(borrowing: UnsafeRawBufferPointer(buffer), name: name, modified: modified,
+                                keepMediaOpen: false))
+        } ?? inspect(data: [UInt8](bytes), name: name, modified: modified)
     }
 
     /// What a probe found, as `inspect` reports it.

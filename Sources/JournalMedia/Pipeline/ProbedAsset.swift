@@ -128,8 +128,25 @@ public final class ProbedAsset: @unchecked Sendable {
     /// capture date, camera, location, identifier or embedded motion video).
     public convenience init(data: [UInt8], name: String, modified: Double? = nil, maxPixels: Int = Defaults.maxPixels,
                             readsMetadata: Bool = true) {
-        let probed = ProbedAsset.probe(MemoryBytes(bytes: data), name: name, url: nil, modified: modified,
-                                       keepMediaOpen: true, maxPixels: maxPixels, readsMetadata: readsMetadata)
+        self.init(memory: MemoryBytes(bytes: data), name: name, modified: modified, keepMediaOpen: true, maxPixels: maxPixels,
+                  readsMetadata: readsMetadata)
+    }
+
+    /// Probes memory the caller keeps alive, unchanged, for as long as this probe exists (and
+    /// the work done with it): nothing is copied to probe it, a movie is demuxed from it, a
+    /// still's `load()` copies it once into the `[UInt8]` the decoders own. For the generic
+    /// byte entry points (`AssetProcessor.process(data:)`, `CaptureDateReader.inspect(data:)`),
+    /// which end the probe's life inside `withContiguousStorageIfAvailable`.
+    package convenience init(borrowing bytes: UnsafeRawBufferPointer, name: String, modified: Double?,
+                             keepMediaOpen: Bool, maxPixels: Int = Defaults.maxPixels, readsMetadata: Bool = true) {
+        self.init(memory: BorrowedBytes(bytes: bytes), name: name, modified: modified, keepMediaOpen: keepMediaOpen,
+                  maxPixels: maxPixels, readsMetadata: readsMetadata)
+    }
+
+    private convenience init(memory: any ByteSource, name: String, modified: Double?, keepMediaOpen: Bool, maxPixels: Int,
+                             readsMetadata: Bool) {
+        let probed = ProbedAsset.probe(memory, name: name, url: nil, modified: modified,
+                                       keepMediaOpen: keepMediaOpen, maxPixels: maxPixels, readsMetadata: readsMetadata)
         self.init(name: name, url: nil, input: probed.input, size: probed.size, modified: modified,
                   format: probed.format, metadata: HeaderMetadata(captureDate: probed.captureDate,
                                                                   contentIdentifier: probed.contentIdentifier,

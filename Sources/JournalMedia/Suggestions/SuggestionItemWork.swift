@@ -13,6 +13,8 @@ struct ItemWork: Sendable {
     let files: SuggestionFiles
     let sink: any SuggestionSink
     let index: Int
+    /// The appearances drawn (both for a bundle; `SuggestionProcessor.cards(for:…)` may ask for one).
+    var appearances: Set<CardSpec.Appearance> = [.light, .dark]
 
     /// `NN-<id>`: the item's position (so names sort in the bundle's order) and its id
     /// reduced to letters, digits, `_` and `-` (ids may hold any text), at most 40 of them.
@@ -103,7 +105,8 @@ struct ItemWork: Sendable {
         let images = decoded.filter { pair.imageFields.contains($0.key) }
         for size in options.cardSizes {
             let specs = pair.at(size)
-            for (spec, colors, dark) in [(specs.light, pair.lightColors, false), (specs.dark, pair.darkColors, true)] {
+            for (spec, colors, dark) in [(specs.light, pair.lightColors, false), (specs.dark, pair.darkColors, true)]
+                where appearances.contains(spec.appearance) {
                 let source = CardSource(spec: spec, images: images)
                 let rendition = SuggestionOptions.cardRendition(size, dark: dark)
                 // No colour analysis: a card's colours are its spec's, written from `colors` below.

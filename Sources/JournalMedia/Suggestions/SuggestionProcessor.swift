@@ -118,7 +118,7 @@ public struct SuggestionProcessor: Sendable {
     }
 
     /// An item that never ran: refused by a full executor queue, or its call cancelled.
-    private static func error(_ refusal: AssetExecutor.Refusal, item: SuggestionItem) -> OutputError {
+    static func error(_ refusal: AssetExecutor.Refusal, item: SuggestionItem) -> OutputError {
         refusal == .queueFull
             ? OutputError(field: nil, stage: .read, reason: .busy, message: "\(item.id): too many assets waiting; try again later")
             : OutputError(field: nil, stage: .read, reason: .cancelled, message: "\(item.id): cancelled before it started")

@@ -21,10 +21,15 @@ final class HTTPMetrics: Sendable {
 
     init(registry: PrometheusCollectorRegistry) {
         self.registry = registry
-        inFlight = registry.makeGauge(name: MetricCatalog.inFlight, help: Self.help(MetricCatalog.inFlight))
+        inFlight = registry.makeGauge(descriptor: Self.descriptor(MetricCatalog.inFlight))
     }
 
     static func help(_ name: String) -> String { MetricCatalog.help[name] ?? "" }
+
+    /// `name` as it is exposed (no namespace or unit added), with its `# HELP` text.
+    static func descriptor(_ name: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help(name))
+    }
 
     func started() { inFlight.increment() }
 
@@ -36,16 +41,14 @@ final class HTTPMetrics: Sendable {
             if let found = cache[key] { return found }
             let labels = [("method", method), ("route", route)]
             let made = Handles(
-                duration: registry.makeDurationHistogram(name: MetricCatalog.requestDuration, labels: labels,
-                                                         buckets: Self.buckets, help: Self.help(MetricCatalog.requestDuration)),
-                bytes: registry.makeCounter(name: MetricCatalog.responseBytes, labels: labels,
-                                            help: Self.help(MetricCatalog.responseBytes)))
+                duration: registry.makeDurationHistogram(descriptor: Self.descriptor(MetricCatalog.requestDuration),
+                                                         labels: labels, buckets: Self.buckets),
+                bytes: registry.makeCounter(descriptor: Self.descriptor(MetricCatalog.responseBytes), labels: labels))
             cache[key] = made
             return made
         }
-        registry.makeCounter(name: MetricCatalog.requests,
-                             labels: [("method", method), ("route", route), ("status", String(status))],
-                             help: Self.help(MetricCatalog.requests)).increment()
+        registry.makeCounter(descriptor: Self.descriptor(MetricCatalog.requests),
+                             labels: [("method", method), ("route", route), ("status", String(status))]).increment()
         handles.duration.recordNanoseconds(Int64(seconds * 1e9))
         handles.bytes.increment(by: Int64(bytes))
     }

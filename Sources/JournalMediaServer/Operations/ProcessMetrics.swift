@@ -23,11 +23,11 @@ final class ProcessMetrics: Sendable {
     }
 
     private func gauge(_ name: String, _ labels: [(String, String)] = []) -> Gauge {
-        registry.makeGauge(name: name, labels: labels, help: HTTPMetrics.help(name))
+        registry.makeGauge(descriptor: HTTPMetrics.descriptor(name), labels: labels)
     }
 
     private func counter(_ name: String, _ labels: [(String, String)] = []) -> Counter {
-        registry.makeCounter(name: name, labels: labels, help: HTTPMetrics.help(name))
+        registry.makeCounter(descriptor: HTTPMetrics.descriptor(name), labels: labels)
     }
 
     /// Brings every gauge and counter up to date; called before the registry is emitted.

@@ -81,7 +81,7 @@ struct RenderRoutes: Sendable {
         return made
     }
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: some RouterMethods) {
         router.get(RouterPath(stringLiteral: Self.route)) { request, _ in
             do {
                 return try await self.handle(request)
@@ -95,7 +95,7 @@ struct RenderRoutes: Sendable {
 
     func handle(_ request: Request) async throws -> Response {
         let path: RenderPath
-        do throws(RenderPath.Malformed) { path = try RenderPath(request.uri.path) } catch {
+        do throws(RenderPath.Malformed) { path = try RenderPath(mounted: request.uri.path) } catch {
             throw ProblemResponse(.notFound, "render: \(error.detail)", reason: "notFound")
         }
         try checkSignature(path)

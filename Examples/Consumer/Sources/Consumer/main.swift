@@ -1,5 +1,5 @@
 // Bytes in, as a server gets them: a thumbnail, the capture date and a colour of a photo;
-// then a suggestion bundle's cards, in memory. Nothing is written.
+// then a suggestion bundle's cards, in memory, and one item's cards alone. Nothing is written.
 // Usage: Consumer [PHOTO] [SUGGESTION.JSON] (defaults: the project's samples).
 import Foundation
 import JournalMedia
@@ -43,6 +43,24 @@ do {
     }
 } catch {
     print("bundle refused: \(error)")
+    failed = true
+}
+
+// 3. One item's cards in one call: the bundle's first card item, its tile in both appearances.
+do {
+    let suggestion = try SuggestionBundleReader.read(Data(contentsOf: bundle))
+    if let item = suggestion.suggestion.items.first(where: { !["photo", "video", "livePhoto"].contains($0.type) }) {
+        let made = try await SuggestionProcessor().cards(for: item, in: suggestion,
+                                                         files: .folder(bundle.deletingLastPathComponent()),
+                                                         classes: [.tile])
+        for card in made.cards {
+            print("card \(item.id) \(card.sizeClass) \(card.appearance): \(card.rendition.format.rawValue) "
+                  + "\(card.rendition.width)x\(card.rendition.height), \(card.rendition.data.count) bytes")
+        }
+        if made.cards.count != 2 { failed = true }
+    }
+} catch {
+    print("cards failed: \(error)")
     failed = true
 }
 exit(failed ? 1 : 0)
