@@ -14,8 +14,10 @@
 # (camera JPEGs over 500 KB, JPEGs of 20–200 KB, PNGs over 20 KB, HEICs).
 # Beside them, libvips 8.18 through pyvips (Benchmarks/pyvips_peer.py: the PyPI wheels, one
 # libvips thread per process, 2 processes), the libvips a sharp or pyvips user runs today.
-# Per class and tool: best wall time of RUNS, CPU seconds (user + system) of that run, peak
-# RSS; ratios vs Pillow and vs pyvips (wall and CPU) and vs the C loop. For HEICs also the
+# Per class, RUNS rounds run every tool once in turn (interleaved: a load spike on a shared
+# machine hits all tools, not one tool's runs; the load average is printed per class; SCHED_RR=1
+# runs the tools ahead of other processes, see measure_once). Per class and tool: best wall time
+# of RUNS, CPU seconds (user + system) of that run, peak RSS; ratios vs Pillow and vs pyvips (wall and CPU) and vs the C loop. For HEICs also the
 # HEVC-decode floor (heic-bench floor: libavcodec on one thread decoding the primary image's
 # tiles, nothing else) and journal-media's CPU per asset as a multiple of it. Then the per-asset CPU floor
 # (Benchmarks/limit.c: decode at the best scale + two bilinear resizes + both encodes) and
@@ -130,27 +132,57 @@ if wants heic; then
 fi
 
 source Benchmarks/measure.sh
-# measure_cpu CMD...: like measure, but prints "best_seconds cpu_seconds_of_best peak_rss_kib".
-# With accept_one=1 set, exit status 1 (some assets failed) counts as a finished run.
-measure_cpu() {
-  local best="" cpu="" rss=0 secs kib user sys status
-  for _ in $(seq "$runs"); do
-    rm -rf "$bench/real-out"; mkdir -p "$bench/real-out"
-    status=0
-    /usr/bin/time -f "%e %M %U %S" -o "$bench/time.txt" "$@" >"$bench/stdout.txt" 2>"$bench/stderr.txt" || status=$?
-    if [ "$status" -ne 0 ] && ! { [ "$status" -eq 1 ] && [ "${accept_one:-0}" = 1 ]; }; then
-      echo "benchmark command failed ($status): $*" >&2; cat "$bench/stderr.txt" >&2; exit 1
-    fi
-    # /usr/bin/time notes a non-zero status on its first line; the figures are on the last.
-    tail -1 "$bench/time.txt" > "$bench/time1.txt"; mv "$bench/time1.txt" "$bench/time.txt"
-    read -r secs kib user sys < "$bench/time.txt"
-    if [ -z "$best" ] || awk "BEGIN{exit !($secs < $best)}"; then
-      best=$secs; cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f", u + s}')
-    fi
-    [ "$kib" -gt "$rss" ] && rss=$kib
-  done
-  echo "$best $cpu $rss"
+# measure_once CMD...: one run of CMD, printing "seconds cpu_seconds peak_rss_kib" (wall,
+# user + system, largest resident set, from /usr/bin/time). With accept_one=1 set, exit status 1
+# (some assets failed) counts as a finished run. With SCHED_RR=1 (root only) the command runs
+# under chrt -r 1: ahead of every ordinary process, so a shared machine measures like an idle
+# one (the other users' work waits meanwhile).
+measure_once() {
+  local secs kib user sys status=0
+  rm -rf "$bench/real-out"; mkdir -p "$bench/real-out"
+  local sched=()
+  [ "${SCHED_RR:-0}" = 1 ] && sched=(chrt -r 1)
+  "${sched[@]}" /usr/bin/time -f "%e %M %U %S" -o "$bench/time.txt" "$@" >"$bench/stdout.txt" 2>"$bench/stderr.txt" || status=$?
+  if [ "$status" -ne 0 ] && ! { [ "$status" -eq 1 ] && [ "${accept_one:-0}" = 1 ]; }; then
+    echo "benchmark command failed ($status): $*" >&2; cat "$bench/stderr.txt" >&2; exit 1
+  fi
+  # /usr/bin/time notes a non-zero status on its first line; the figures are on the last.
+  read -r secs kib user sys < <(tail -1 "$bench/time.txt")
+  echo "$secs $(awk -v u="$user" -v s="$sys" 'BEGIN{printf "%.2f", u + s}') $kib"
 }
+# run_tool TOOL: one run of that tool over the current class ($class, $files).
+run_tool() {
+  case $1 in
+    jm) if [ -n "${CONVERT_BENCH:-}" ]; then accept_one=1 measure_once "$CONVERT_BENCH" "$real/$class" "$bench/real-out" 2
+        else accept_one=1 measure_once "$bin" convert "$real/$class" --output "$bench/real-out" --jobs 2 --quiet --force; fi ;;
+    before) accept_one=1 measure_once "$BEFORE_BENCH" "$real/$class" "$bench/real-out" 2 ;;
+    pillow) measure_once "$PY" Benchmarks/pillow_peer.py "$bench/real-out" 2 "${files[@]}" ;;
+    pyvips) measure_once "$PY" Benchmarks/pyvips_peer.py "$bench/real-out" 2 "${files[@]}" ;;
+    cloop) measure_once "$bench/vips_loop" "$bench/real-out" 2 "${files[@]}" ;;
+  esac
+}
+# measure_class TOOL...: RUNS rounds, each running every tool once in turn (interleaved, so a
+# load spike on a shared machine hits every tool alike rather than one tool's runs); per tool
+# the best wall time, the CPU seconds of that run and the largest resident set, in the
+# associative arrays wall, cpu and rss. Sets load_range to the 1-minute load average before
+# and after the class.
+measure_class() {
+  local t s c k
+  wall=() cpu=() rss=()
+  local load_before; load_before=$(cut -d' ' -f1 /proc/loadavg)
+  for _ in $(seq "$runs"); do
+    for t in "$@"; do
+      read -r s c k < <(run_tool "$t")
+      if [ -z "${wall[$t]:-}" ] || awk "BEGIN{exit !($s < ${wall[$t]})}"; then wall[$t]=$s; cpu[$t]=$c; fi
+      [ "$k" -gt "${rss[$t]:-0}" ] && rss[$t]=$k
+    done
+  done
+  load_range="$load_before–$(cut -d' ' -f1 /proc/loadavg)"
+}
+declare -A wall cpu rss
+loads=""
+rr_note=""
+[ "${SCHED_RR:-0}" = 1 ] && rr_note=" (tools run under chrt -r 1)"
 
 table="| class (files) | tool, 2 workers | seconds | assets/s | CPU s | peak RSS MiB | vs Pillow wall | vs Pillow CPU | vs pyvips wall | vs pyvips CPU | vs C loop wall |
 |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -161,24 +193,23 @@ limits="| class | floor ms/asset (decode + resize + encode) | journal-media CPU 
 for class in $classes; do
   files=("$real/$class"/*)
   n=${#files[@]}
-  if [ -n "${CONVERT_BENCH:-}" ]; then
-    read -r jw jc jr < <(accept_one=1 measure_cpu "$CONVERT_BENCH" "$real/$class" "$bench/real-out" 2)
-  else
-    read -r jw jc jr < <(accept_one=1 measure_cpu "$bin" convert "$real/$class" --output "$bench/real-out" --jobs 2 --quiet --force)
-  fi
-  read -r pw pc pr < <(measure_cpu "$PY" Benchmarks/pillow_peer.py "$bench/real-out" 2 "${files[@]}")
+  tools=(jm)
+  [ -n "${BEFORE_BENCH:-}" ] && tools+=(before)
+  tools+=(pillow)
   # The pyvips-binary wheel has no HEVC decoder: no pyvips figure for HEICs.
-  vw=0 vc=0 vr=0
-  [ "$class" = heic ] || read -r vw vc vr < <(measure_cpu "$PY" Benchmarks/pyvips_peer.py "$bench/real-out" 2 "${files[@]}")
-  read -r cw cc cr < <(measure_cpu "$bench/vips_loop" "$bench/real-out" 2 "${files[@]}")
+  [ "$class" = heic ] || tools+=(pyvips)
+  tools+=(cloop)
+  measure_class "${tools[@]}"
+  loads+="${loads:+, }$class $load_range"
+  jw=${wall[jm]} jc=${cpu[jm]} jr=${rss[jm]}
+  pw=${wall[pillow]} pc=${cpu[pillow]} pr=${rss[pillow]}
+  vw=${wall[pyvips]:-0} vc=${cpu[pyvips]:-0} vr=${rss[pyvips]:-0}
+  cw=${wall[cloop]} cc=${cpu[cloop]} cr=${rss[cloop]}
   row() { awk -v c="$class ($n)" -v t="$1" -v s="$2" -v cpu="$3" -v rss="$4" -v n="$n" -v pw="$pw" -v pc="$pc" -v vw="$vw" -v vc="$vc" -v cw="$cw" \
     'BEGIN{v = vw > 0 ? sprintf("%.2f× | %.2f×", vw/s, vc/cpu) : "— | —"
       printf "| %s | %s | %.2f | %.1f | %.2f | %.0f | %.2f× | %.2f× | %s | %.2f× |\n", c, t, s, n/s, cpu, rss/1024, pw/s, pc/cpu, v, cw/s}'; }
   table+=$'\n'$(row "journal-media convert --jobs 2" "$jw" "$jc" "$jr")
-  if [ -n "${BEFORE_BENCH:-}" ]; then
-    read -r bw bc br < <(accept_one=1 measure_cpu "$BEFORE_BENCH" "$real/$class" "$bench/real-out" 2)
-    table+=$'\n'$(row "before (BEFORE_BENCH), 2 jobs" "$bw" "$bc" "$br")
-  fi
+  [ -n "${BEFORE_BENCH:-}" ] && table+=$'\n'$(row "before (BEFORE_BENCH), 2 jobs" "${wall[before]}" "${cpu[before]}" "${rss[before]}")
   table+=$'\n'$(row "Pillow, 2 processes" "$pw" "$pc" "$pr")
   [ "$vw" = 0 ] || table+=$'\n'$(row "pyvips (libvips 8.$pyvips_minor, 1 thread), 2 processes" "$vw" "$vc" "$vr")
   table+=$'\n'$(row "C loop (vips_thumbnail ×2), 2 threads" "$cw" "$cc" "$cr")
@@ -202,6 +233,8 @@ if wants camera; then
 fi
 echo "$table"
 echo
+echo "1-minute load average before–after each class: $loads$rr_note"
+echo
 echo "Camera class, fallback JPEGs against a reference (full decode, ICC → sRGB, LANCZOS; Benchmarks/quality.py):"
 echo "$quality"
 echo
@@ -212,6 +245,8 @@ echo "HEIC: the HEVC-decode floor against journal-media's CPU per asset at --job
 echo "$floors"
 if [ -n "${OUTPUT:-}" ]; then
   { echo "$table"; echo
+    echo "Each round ran every tool once in turn; 1-minute load average before–after each class: $loads$rr_note."
+    echo
     echo "Per-asset CPU floor (\`Benchmarks/limit.c\`: decode at the best DCT scale + two bilinear resizes"
     echo "+ JPEG q85 / PNG and WebP q80 effort 2 encodes, one thread, median of 3) against journal-media's"
     echo "CPU per asset at --jobs 2 (start-up included):"

@@ -55,6 +55,12 @@ vips pngsave "$work/a98.v" "$out/adobe-rgb-16bit.png" --bitdepth 16 \
 # 5. PNG with real transparency (a disc on a transparent ground), and an opaque-alpha PNG.
 python3 "$here/disc.py" "$work/disc.pam" 300
 vips copy "$work/disc.pam" "$out/alpha-disc.png"
+# 5a. Opaque white beside transparent black (128×64): a resize that does not premultiply alpha
+#     darkens the white half's edge.
+vips black "$work/half.v" 64 64 --bands 4
+vips linear "$work/half.v" "$work/white.v" "1 1 1 1" "255 255 255 255" --uchar
+vips cast "$work/half.v" "$work/clear.v" uchar
+vips join "$work/white.v" "$work/clear.v" "$out/alpha-edge.png" horizontal
 
 # 6. An SVG icon, and the same drawing as a one-page PDF (cairo through rsvg-convert).
 cp "$here/icon.svg" "$out/icon.svg"
