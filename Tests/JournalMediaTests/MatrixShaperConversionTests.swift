@@ -130,6 +130,8 @@ import Testing
     static func lookupTableProfile() -> [UInt8]? {
         guard let profile = cmsCreate_sRGBProfile() else { return nil }
         defer { cmsCloseProfile(profile) }
+        // A version 2 profile: its A2B0 is written as a lut16, which takes a table alone.
+        cmsSetProfileVersion(profile, 2.1)
         guard let pipeline = cmsPipelineAlloc(nil, 3, 3) else { return nil }
         defer { cmsPipelineFree(pipeline) }
         // Corners of the RGB cube to XYZ (16-bit PCS encoding, 1.0 = 0x8000), a rough sRGB.
