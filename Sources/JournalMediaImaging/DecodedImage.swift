@@ -195,10 +195,10 @@ package enum ImageDecoder {
         return DecodedImage(image: memory, hasRealTransparency: transparent)
     }
 
-    /// A HEIC or AVIF decoded in-process (`HEIFHEVCDecoder`, `AVIFAV1Decoder`: already fitted
-    /// and upright) as a libvips image, converted to sRGB (see `decodedHEIC`); the decode is
-    /// done once, only the colour conversion is retried without colour management when its
-    /// profile is unusable.
+    /// A HEIC or AVIF decoded in-process (`HEIFHEVCDecoder`, `AVIFAV1Decoder`: already fitted,
+    /// its turn still to do) as a libvips image, upright and converted to sRGB (see
+    /// `decodedHEIC`); the decode is done once, only the colour conversion is retried without
+    /// colour management when its profile is unusable.
     package static func decode(heic fast: HEIFDecodedRGB) throws(VipsError) -> DecodedImage {
         let transforms = fast.iccProfile != nil || fast.builtInProfile != nil
         return try withoutUnusableProfile(transforms: transforms) { colourManaged throws(VipsError) in
@@ -206,36 +206,53 @@ package enum ImageDecoder {
         }
     }
 
-    /// A HEIC decoded by `HEIFHEVCDecoder` (already fitted and upright) as a libvips image:
-    /// converted to sRGB from its ICC profile (relative intent, as libvips' thumbnail does) or
-    /// from libvips' built-in Display P3 profile, then held in memory with no metadata fields.
-    /// The conversion is one kept lcms transform (`DirectProfileTransform.packedRGBToSRGB`);
-    /// libvips' `icc_transform` when lcms cannot build that.
+    /// A HEIC decoded by `HEIFHEVCDecoder` (already fitted) as a libvips image: turned upright
+    /// for its orientation and converted to sRGB from its ICC profile (relative intent, as
+    /// libvips' thumbnail does) or from libvips' built-in Display P3 profile, then held in
+    /// memory with no metadata fields. Turn and conversion are one pass where the profile is
+    /// a matrix-shaper, else a turn and one kept lcms transform
+    /// (`DirectProfileTransform.packedRGBToSRGB`); libvips' `icc_transform` when lcms cannot
+    /// build that. Pixels already sRGB take one pass (the turn, or a copy) into the image.
     private static func decodedHEIC(_ fast: HEIFDecodedRGB, colourManaged: Bool) throws(VipsError) -> DecodedImage {
-        // The profile's transform straight to sRGB, built once per profile (`DirectProfileTransform`).
-        if colourManaged, let profile = fast.iccProfile ?? (fast.builtInProfile == "p3" ? DirectProfileTransform.displayP3Profile : nil),
-           let converted = try DirectProfileTransform.packedRGBToSRGB(fast.rgb, width: fast.width, height: fast.height,
-                                                                      profile: profile) {
+        let stored = fast.storedSize
+        let managed = colourManaged && (fast.iccProfile != nil || fast.builtInProfile != nil)
+        if managed, let profile = fast.iccProfile ?? (fast.builtInProfile == "p3" ? DirectProfileTransform.displayP3Profile : nil),
+           let converted = try DirectProfileTransform.packedRGBToSRGB(fast.rgb, width: stored.width, height: stored.height,
+                                                                      orientation: fast.orientation, profile: profile) {
             return DecodedImage(image: converted, hasRealTransparency: false)
         }
-        var image = try VipsImageHandle.copyingPackedRGB(fast.rgb, width: fast.width, height: fast.height)
-        if colourManaged, fast.iccProfile != nil || fast.builtInProfile != nil {
-            let transform = try VipsOperationCall("icc_transform")
-            if let profile = fast.iccProfile {
-                profile.withUnsafeBytes { bytes in
-                    vips_image_set_blob_copy(image.pointer, VIPS_META_ICC_NAME, bytes.baseAddress, bytes.count)
-                }
-                try transform.set("embedded", .bool(true))
-                try transform.set("input_profile", .string("srgb"))
-            } else if let name = fast.builtInProfile {
-                try transform.set("input_profile", .string(name))
+        guard managed else {
+            let (image, target) = try VipsImageHandle.memoryImage(width: fast.width, height: fast.height, bands: 3,
+                                                                  interpretation: VIPS_INTERPRETATION_sRGB)
+            guard fast.rgb.count == stored.width * stored.height * 3 else {
+                throw VipsError(message: "packed RGB of \(fast.rgb.count) bytes is not \(stored.width)×\(stored.height)×3")
             }
-            try transform.set("in", .image(image))
-            try transform.set("output_profile", .string("srgb"))
-            try transform.set("intent", .nick("relative"))
-            try transform.build()
-            image = try eightBitDisplayColour(try transform.outputImage())
+            fast.rgb.withUnsafeBufferPointer { source in
+                if let base = source.baseAddress {
+                    PixelOrientation.upright(base, width: stored.width, height: stored.height, bands: 3,
+                                             orientation: fast.orientation, into: target)
+                }
+            }
+            return DecodedImage(image: image, hasRealTransparency: false)
         }
+        let upright = PixelOrientation.upright(fast.rgb, width: stored.width, height: stored.height, bands: 3,
+                                               orientation: fast.orientation)
+        var image = try VipsImageHandle.copyingPackedRGB(upright.pixels, width: fast.width, height: fast.height)
+        let transform = try VipsOperationCall("icc_transform")
+        if let profile = fast.iccProfile {
+            profile.withUnsafeBytes { bytes in
+                vips_image_set_blob_copy(image.pointer, VIPS_META_ICC_NAME, bytes.baseAddress, bytes.count)
+            }
+            try transform.set("embedded", .bool(true))
+            try transform.set("input_profile", .string("srgb"))
+        } else if let name = fast.builtInProfile {
+            try transform.set("input_profile", .string(name))
+        }
+        try transform.set("in", .image(image))
+        try transform.set("output_profile", .string("srgb"))
+        try transform.set("intent", .nick("relative"))
+        try transform.build()
+        image = try eightBitDisplayColour(try transform.outputImage())
         let memory = try image.materialised()
         for field in memory.fieldNames where !coreFields.contains(field) {
             memory.removeField(field)

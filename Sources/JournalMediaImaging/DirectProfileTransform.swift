@@ -1,6 +1,7 @@
 import Foundation
 import CLCMS2
 import CVips
+import JournalMediaResampling
 
 /// Colour management of small images through LittleCMS directly, with the transform left
 /// unoptimised (`cmsFLAGS_NOOPTIMIZE`).
@@ -78,31 +79,43 @@ enum DirectProfileTransform {
         return converted
     }
 
-    /// Packed 8-bit RGB (`pixels` of them, a decoded HEIC's) converted from the RGB `profile`
-    /// to libvips' sRGB, relative colorimetric intent, into a new 3-band memory image tagged
-    /// sRGB. One lcms transform, 8 bits in and out, optimised by lcms, made once per distinct profile and kept
-    /// (`cachedTransform`: one phone's photos carry the same profile bytes; two iPhones' differ). Nil when it
-    /// does not apply (a profile lcms cannot open or that is not RGB, a transform it cannot
-    /// build): the caller's `icc_transform` then decides, as before.
+    /// Packed 8-bit RGB (a decoded HEIC's, `width`×`height` as stored) converted from the RGB
+    /// `profile` to libvips' sRGB, relative colorimetric intent, and turned upright for EXIF
+    /// `orientation` (1–8), into a new 3-band memory image tagged sRGB. The conversion is made
+    /// once per distinct profile and kept (`cachedConversion`: one phone's photos carry the
+    /// same profile bytes; two iPhones' differ): for a matrix-shaper profile (an iPhone's
+    /// Display P3, libvips' built-in P3, Adobe RGB, sRGB) a `MatrixShaperConversion`, which
+    /// also does the turn in the same pass; otherwise an lcms transform, 8 bits in and out,
+    /// optimised by lcms, after a separate turn (`PixelOrientation`). Nil when neither applies
+    /// (a profile lcms cannot open or that is not RGB, a transform it cannot build): the
+    /// caller's `icc_transform` then decides, as before.
     ///
     /// Why: libvips' `icc_transform` builds its lcms transform on every call (64.5 M
     /// instructions for an iPhone's Display P3 profile, `cmsReverseToneCurve` of the sRGB
-    /// output curve most of it) and copies the pixels into a libvips pipeline first; here the
-    /// transform is built once per distinct profile and applied straight from the decoded
-    /// buffer. lcms' per-pixel cost is the same either way (~117 instructions per pixel: it
-    /// does not take its 8-bit matrix-shaper shortcut for these profiles), 225 M for a 1600 px
-    /// rendition: the largest cost after the HEVC decode, left for later (Benchmarks/RESULTS.md,
-    /// "HEIC: where the CPU goes").
-    /// Runs on the decode's thread; costs a lock round trip and the transform per pixel (the
-    /// first file with a profile also builds it).
-    package static func packedRGBToSRGB(_ rgb: [UInt8], width: Int, height: Int,
+    /// output curve most of it) and copies the pixels into a libvips pipeline first; and lcms'
+    /// own per-pixel cost for a matrix-shaper is ~117 instructions (its formatters and
+    /// pipeline calls around the same fixed-point arithmetic), 225 M for a 1600 px rendition,
+    /// where `MatrixShaperConversion` takes ~25 (Benchmarks/RESULTS.md, "HEIC").
+    /// Runs on the decode's thread; costs a lock round trip and one pass over the pixels (the
+    /// first file with a profile also builds its conversion).
+    package static func packedRGBToSRGB(_ rgb: [UInt8], width: Int, height: Int, orientation: Int = 1,
                                         profile: [UInt8]) throws(VipsError) -> VipsImageHandle? {
         guard width > 0, height > 0, rgb.count == width * height * 3, !profile.isEmpty,
-              let transform = cachedTransform(profile) else { return nil }
-        let (converted, target) = try VipsImageHandle.memoryImage(width: width, height: height, bands: 3,
+              let conversion = cachedConversion(profile) else { return nil }
+        let size = PixelOrientation.uprightSize(width: width, height: height, orientation: orientation)
+        let (converted, target) = try VipsImageHandle.memoryImage(width: size.width, height: size.height, bands: 3,
                                                                   interpretation: VIPS_INTERPRETATION_sRGB)
-        rgb.withUnsafeBytes { source in
-            cmsDoTransform(transform.handle, source.baseAddress, target, cmsUInt32Number(width * height))
+        if let matrixShaper = conversion.matrixShaper {
+            rgb.withUnsafeBufferPointer { source in
+                if let base = source.baseAddress {
+                    matrixShaper.convert(base, width: width, height: height, orientation: orientation, into: target)
+                }
+            }
+        } else if let transform = conversion.transform {
+            let upright = PixelOrientation.upright(rgb, width: width, height: height, bands: 3, orientation: orientation)
+            upright.pixels.withUnsafeBytes { source in
+                cmsDoTransform(transform.handle, source.baseAddress, target, cmsUInt32Number(width * height))
+            }
         }
         return converted
     }
@@ -115,17 +128,37 @@ enum DirectProfileTransform {
         deinit { cmsDeleteTransform(handle) }
     }
 
+    /// A profile's conversion to sRGB as kept: the matrix-shaper one when the profile is a
+    /// matrix-shaper, else the lcms transform.
+    struct KeptConversion: Sendable {
+        var matrixShaper: MatrixShaperConversion?
+        var transform: KeptTransform?
+    }
+
     /// libvips' built-in Display P3 profile (`profile_load("p3")`), what an nclx-tagged P3
     /// HEIC is converted from. Loaded once.
     package static let displayP3Profile: [UInt8]? = builtInProfile("p3")
 
+    /// libvips' sRGB as the output of matrix-shaper conversions, made once (nil when lcms
+    /// cannot open it or it is not a matrix-shaper).
+    private static let srgbMatrixShaper: MatrixShaperProfiles.Output? = srgbProfile.flatMap { bytes in
+        guard let output = bytes.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }) else {
+            return nil
+        }
+        defer { cmsCloseProfile(output) }
+        return MatrixShaperProfiles.output(output)
+    }
+
     private static let maxCachedTransforms = 8
     private static let cacheLock = NSLock()
-    nonisolated(unsafe) private static var transforms: [[UInt8]: KeptTransform] = [:]
+    nonisolated(unsafe) private static var conversions: [[UInt8]: KeptConversion] = [:]
 
-    /// The optimised RGB 8 → sRGB 8 transform for `profile`, built once per profile.
-    static func cachedTransform(_ profile: [UInt8]) -> KeptTransform? {
-        if let kept = cacheLock.withLock({ transforms[profile] }) { return kept }
+    /// The RGB 8 → sRGB 8 conversion for `profile`, built once per profile: the matrix-shaper
+    /// tables when both profiles are matrix-shapers (`MatrixShaperProfiles`), else an
+    /// optimised lcms transform. `allowMatrixShaper` false: the lcms transform only (tests
+    /// compare the two).
+    static func cachedConversion(_ profile: [UInt8], allowMatrixShaper: Bool = true) -> KeptConversion? {
+        if allowMatrixShaper, let kept = cacheLock.withLock({ conversions[profile] }) { return kept }
         guard let srgb = srgbProfile else { return nil }
         let input = profile.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
         guard let input else {
@@ -140,16 +173,23 @@ enum DirectProfileTransform {
         let output = srgb.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
         guard let output else { return nil }
         defer { cmsCloseProfile(output) }
-        guard let handle = cmsCreateTransform(input, JM_TYPE_RGB_8, output, JM_TYPE_RGB_8,
-                                              cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC),
-                                              cmsUInt32Number(cmsFLAGS_NOCACHE)) else {
-            _ = VipsRuntime.takeErrorBuffer()
-            return nil
+        var kept = KeptConversion()
+        if allowMatrixShaper, let srgbPart = srgbMatrixShaper {
+            kept.matrixShaper = MatrixShaperProfiles.conversion(from: input, to: srgbPart)
         }
-        let kept = KeptTransform(handle)
+        if kept.matrixShaper == nil {
+            guard let handle = cmsCreateTransform(input, JM_TYPE_RGB_8, output, JM_TYPE_RGB_8,
+                                                  cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC),
+                                                  cmsUInt32Number(cmsFLAGS_NOCACHE)) else {
+                _ = VipsRuntime.takeErrorBuffer()
+                return nil
+            }
+            kept.transform = KeptTransform(handle)
+        }
+        guard allowMatrixShaper else { return kept }
         return cacheLock.withLock {
-            if let other = transforms[profile] { return other }
-            if transforms.count < maxCachedTransforms { transforms[profile] = kept }
+            if let other = conversions[profile] { return other }
+            if conversions.count < maxCachedTransforms { conversions[profile] = kept }
             return kept
         }
     }

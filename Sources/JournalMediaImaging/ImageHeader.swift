@@ -91,6 +91,9 @@ package enum ImageHeaderReader {
             format: format, storedWidth: image.width, storedHeight: image.height,
             orientation: image.orientation, bands: image.bands, hasAlpha: image.hasAlpha,
             colourSpace: space, hasProfile: image.hasField(VIPS_META_ICC_NAME))
+        if format == .heic, let turned = heifTurnedSize(bytes, libvips: (image.width, image.height)) {
+            (header.storedWidth, header.storedHeight) = turned
+        }
         header.resolution = (image.pointer.pointee.Xres, image.pointer.pointee.Yres)
         header.highBitDepth = image.format == VIPS_FORMAT_USHORT || image.format == VIPS_FORMAT_FLOAT
             || format.isLinearLight
@@ -102,6 +105,22 @@ package enum ImageHeaderReader {
             header.profileUsable = profileConverts(like: image, space: space)
         }
         return header
+    }
+
+    /// The size of a grid HEIC after its quarter turn when libvips reports it before the turn:
+    /// libheif 1.15 takes a grid's `irot` into account only when the grid's `ispe` is listed
+    /// before it in `ipma` (a Sony α7 IV's 7008×4672 `.HIF` lists `irot` first), reports the
+    /// unturned size otherwise and then refuses to decode it ("bad image dimensions on
+    /// decode"), while pillow-heif and the libavcodec path turn it. Nil when libvips' size is
+    /// not the transpose of the file's own display size, or the file is not a grid the
+    /// libavcodec path reads. Costs a walk of the `meta` box and a copy of the coded tiles for
+    /// every grid HEIC (an iPhone's 1–3 MB).
+    static func heifTurnedSize(_ bytes: UnsafeRawBufferPointer, libvips: (width: Int, height: Int)) -> (width: Int, height: Int)? {
+        let source = BorrowedBytes(bytes: bytes)
+        guard libvips.width != libvips.height, HEIFImageItems.isTiledGrid(in: source),
+              let items = HEIFImageItems.primaryAndThumbnail(in: source) else { return nil }
+        let size = items.primary.displaySize
+        return size.width == libvips.height && size.height == libvips.width ? size : nil
     }
 
     /// A HEIC header read from the file's own boxes (`HEIFImageItems`), for a file libvips

@@ -65,23 +65,23 @@ package enum VipsRuntime {
     }()
 
     /// The loadable libvips modules the toolkit uses (Debian builds HEIF and PDF support as
-    /// modules), each with an operation it provides.
-    static let neededModules = [("vips-heif", "heifload"), ("vips-poppler", "pdfload"), ("vips-jxl", "jxlload")]
+    /// modules), each with an operation it provides and the prefix of the operations it
+    /// provides (heifload…, heifsave…, pdfload…, jxlload…, jxlsave…): creating one of them
+    /// loads that module first (`ensure(operation:)`).
+    static let neededModules = [(module: "vips-heif", operation: "heifload", prefix: "heif"),
+                                (module: "vips-poppler", operation: "pdfload", prefix: "pdf"),
+                                (module: "vips-jxl", operation: "jxlload", prefix: "jxl")]
 
-    /// Prefixes of the operations those modules provide (heifload…, heifsave…, pdfload…,
-    /// jxlload…, jxlsave…): creating one of them loads the modules first (`ensure(operation:)`).
-    static let moduleOperationPrefixes = ["heif", "pdf", "jxl"]
-
-    /// The modules opened on first need, not in `vips_init`: mapping libheif, poppler and
-    /// libjxl with their dependencies (and running their constructors) was about a third of
-    /// the CLI's start-up, paid even by runs of JPEGs and PNGs only. Every image reaches these formats through an operation named
-    /// for them (the header read names the loader), so loading here is in time.
-    /// Thread-safe (a Swift static); costs the modules' load once.
-    private static let modulesLoaded: Bool = {
-        guard initialised else { return false }
-        loadNeededModules()
-        return true
-    }()
+    /// The modules opened on first need, each alone, not in `vips_init`: mapping libheif,
+    /// poppler and libjxl with their dependencies (and running their constructors) was about a
+    /// third of the CLI's start-up, paid even by runs of JPEGs and PNGs only; and a run of HEICs
+    /// only maps libheif, not poppler and libjxl too (figures in Benchmarks/RESULTS.md). Every
+    /// image reaches these formats through an operation named for them (the header read names
+    /// the loader), so loading here is in time.
+    /// Thread-safe (Swift statics); costs each module's load once.
+    private static let heifModule = loadModule(neededModules[0])
+    private static let pdfModule = loadModule(neededModules[1])
+    private static let jxlModule = loadModule(neededModules[2])
 
     /// libvips reads BMP and ICO only through its ImageMagick loader (`vips -l`: no
     /// bmpload or icoload). ImageMagick is large and slow to map, so its module is opened
@@ -108,16 +108,15 @@ package enum VipsRuntime {
         }
     }
 
-    /// Opens each needed module that `vips_init` did not load (because
-    /// `LibvipsModules.loadOnlyNeeded()` kept it from loading any). A no-op otherwise.
-    /// Called once, by `modulesLoaded`.
-    private static func loadNeededModules() {
-        guard let folder = modulesFolder() else { return }
-        for (module, operation) in neededModules where vips_type_find("VipsOperation", operation) == 0 {
-            // GModule runs the module's g_module_check_init, which registers its types; the
-            // module stays loaded for the life of the process.
-            _ = g_module_open("\(folder)/\(module).so", G_MODULE_BIND_LAZY)
-        }
+    /// Opens `module` unless `vips_init` loaded it (because `LibvipsModules.loadOnlyNeeded()`
+    /// did not keep it from loading every module). Called once per module, by its static.
+    private static func loadModule(_ module: (module: String, operation: String, prefix: String)) -> Bool {
+        guard initialised else { return false }
+        guard vips_type_find("VipsOperation", module.operation) == 0, let folder = modulesFolder() else { return true }
+        // GModule runs the module's g_module_check_init, which registers its types; the
+        // module stays loaded for the life of the process.
+        _ = g_module_open("\(folder)/\(module.module).so", G_MODULE_BIND_LAZY)
+        return true
     }
 
     /// The libvips modules folder, next to the libvips this process mapped.
@@ -136,18 +135,19 @@ package enum VipsRuntime {
         guard initialised else { throw VipsError(message: "libvips failed to initialise: \(failureMessage("vips_init"))") }
     }
 
-    /// `ensure()`, and for an operation that a module provides (`moduleOperationPrefixes`),
-    /// the modules loaded first. A string prefix test per call otherwise.
+    /// `ensure()`, and for an operation that a module provides (`neededModules`), that
+    /// module loaded first. A few string prefix tests per call otherwise.
     static func ensure(operation name: String) throws(VipsError) {
         try ensure()
-        if moduleOperationPrefixes.contains(where: { name.hasPrefix($0) }) { _ = modulesLoaded }
+        if name.hasPrefix("heif") { _ = heifModule } else if name.hasPrefix("pdf") { _ = pdfModule }
+        else if name.hasPrefix("jxl") { _ = jxlModule }
     }
 
     /// Loads the HEIF, PDF and JPEG XL modules now if they are not yet (for code that reaches
     /// them other than through an operation named for them, e.g. `--version` listings).
     package static func loadModules() throws(VipsError) {
         try ensure()
-        _ = modulesLoaded
+        _ = (heifModule, pdfModule, jxlModule)
     }
 
     private static let errorLock = NSLock()

@@ -4,25 +4,24 @@
 /// clockwise, 7 transverses, 8 turns a quarter anticlockwise. Pure Swift, no C library.
 ///
 /// Used by the JPEG decode for the image it made in memory (`ImageDecoder.oriented`, instead
-/// of libvips' `rot`/`flip` and a sink into memory) and by the video layer for posters and
-/// HEIF/AVIF transforms (`RGBRotation`, `RGBMirror`). Runs once per rotated or mirrored
-/// image; costs one pass over its pixels into a buffer of the same size.
+/// of libvips' `rot`/`flip` and a sink into memory), by the video layer for posters
+/// (`RGBRotation`), and for HEIF/AVIF turns where no matrix-shaper pass does them
+/// (`DirectProfileTransform`, `ImageDecoder`; `walk` also steers `MatrixShaperConversion`).
+/// Runs once per rotated or mirrored image; costs one pass over its pixels into a buffer of
+/// the same size.
 package enum PixelOrientation {
     /// The upright size of a `width`×`height` picture under `orientation` (5–8 swap the sides).
     package static func uprightSize(width: Int, height: Int, orientation: Int) -> (width: Int, height: Int) {
         orientation >= 5 && orientation <= 8 ? (height, width) : (width, height)
     }
 
-    /// Writes the upright picture of `source` (`width`×`height`, `bands` bytes a pixel, rows
-    /// packed) to `target`, which holds `width * height * bands` bytes and does not overlap
-    /// `source`. An orientation outside 2–8 copies the pixels as they are.
-    package static func upright(_ source: UnsafePointer<UInt8>, width: Int, height: Int, bands: Int, orientation: Int,
-                                into target: UnsafeMutablePointer<UInt8>) {
-        guard width > 0, height > 0, (1...4).contains(bands) else { return }
+    /// Where the upright picture's pixels are in the stored one (`width`×`height`, `bands`
+    /// bytes a pixel, rows packed): the upright pixel (x, y) starts at byte
+    /// start + x·across + y·down of the source. An orientation outside 2–8 walks it as it is.
+    package static func walk(width: Int, height: Int, bands: Int, orientation: Int) -> (start: Int, across: Int, down: Int) {
         let row = width * bands
         let right = (width - 1) * bands, bottom = (height - 1) * row
-        // The output's pixel (x, y) is the source's at start + x·across + y·down (in bytes).
-        let (start, across, down): (Int, Int, Int) = switch orientation {
+        return switch orientation {
         case 2: (right, -bands, row)
         case 3: (right + bottom, -bands, -row)
         case 4: (bottom, bands, -row)
@@ -32,6 +31,15 @@ package enum PixelOrientation {
         case 8: (right, row, -bands)
         default: (0, bands, row)
         }
+    }
+
+    /// Writes the upright picture of `source` (`width`×`height`, `bands` bytes a pixel, rows
+    /// packed) to `target`, which holds `width * height * bands` bytes and does not overlap
+    /// `source`. An orientation outside 2–8 copies the pixels as they are.
+    package static func upright(_ source: UnsafePointer<UInt8>, width: Int, height: Int, bands: Int, orientation: Int,
+                                into target: UnsafeMutablePointer<UInt8>) {
+        guard width > 0, height > 0, (1...4).contains(bands) else { return }
+        let (start, across, down) = walk(width: width, height: height, bands: bands, orientation: orientation)
         let out = uprightSize(width: width, height: height, orientation: orientation)
         var written = 0
         for y in 0..<out.height {

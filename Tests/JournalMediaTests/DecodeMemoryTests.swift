@@ -78,13 +78,20 @@ import Testing
         #expect(!second.exclusive, "the HEVC path took it: no whole-image fallback")
     }
 
-    /// A 10-bit HEIC that is one item (not a grid) still takes the gate exclusively: the HEVC
-    /// path holds its whole decoded picture at 16 bits per sample.
-    @Test func aLargeTenBitSingleItemHEICStillTakesTheGateAlone() throws {
+    /// Issue 29: a 10-bit HEIC that is one item is decoded by the HEVC path in bands of rows
+    /// beside libavcodec's frame (2 bytes a sample), so it takes the gate shared while that
+    /// frame is no larger than the largest 8-bit item's (150 MB): a Sony α7 IV's 7008×4672
+    /// 4:2:2 (131 MB) runs beside other decodes; a 48 MP one still decodes alone. Before, every
+    /// 10-bit single item of 4 MP or more took the gate exclusively.
+    @Test func aTenBitSingleItemHEICIsSharedUpToTheLargestEightBitFrame() throws {
         let bytes = Array(try Data(contentsOf: TestSupport.sample("heif/10bit-422.heic")))
         var header = try bytes.withUnsafeBytes { try ImageHeaderReader.read($0, format: .heic) }
-        header.storedWidth = 4000
-        header.storedHeight = 3000
+        header.storedWidth = 7008
+        header.storedHeight = 4672
+        #expect(header.highBitDepth && header.pixelCount >= WholeImageDecodeGate.minimumPixels)
+        #expect(!bytes.withUnsafeBytes { WholeImageDecodeGate.isWholeImage(header, bytes: $0) })
+        header.storedWidth = 8000
+        header.storedHeight = 6000
         #expect(bytes.withUnsafeBytes { WholeImageDecodeGate.isWholeImage(header, bytes: $0) })
     }
 }

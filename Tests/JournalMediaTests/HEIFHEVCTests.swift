@@ -54,6 +54,8 @@ import Testing
         ("heif/thumbnail.heic", 4096), ("heif/thumbnail.heic", 100),
         ("heif/clap-rotated.heic", 4096), ("heif/clap-rotated.heic", 200),
         ("heif/10bit.heic", 4096), ("heif/10bit.heic", 100),
+        // A Display P3 ICC profile (matrix-shaper conversion) and an `irot`, turned in its pass.
+        ("photo-p3-rotated.heic", 4096), ("photo-p3-rotated.heic", 300),
     ]
 
     @Test(arguments: matching)
@@ -167,7 +169,9 @@ import Testing
     /// The tile-wise decode (a row of tiles at a time, rows dropped once resampled) gives the
     /// same pixels as holding every row first: the same taps over the same samples.
     @Test(arguments: [("heif/grid-3x2.heic", 4096), ("heif/grid-3x2.heic", 300), ("heif/grid-3x2.heic", 97),
-                      ("heif/10bit-422-grid-rotated.heic", 4096), ("heif/10bit-422-grid-rotated.heic", 130)])
+                      ("heif/10bit-422-grid-rotated.heic", 4096), ("heif/10bit-422-grid-rotated.heic", 130),
+                      // Single items above 8 bits, copied in bands of `HEIFPictureStream.band` rows.
+                      ("heif/10bit-422.heic", 4096), ("heif/12bit-444.heic", 100), ("heif/10bit.heic", 4096)])
     func tileWiseEqualsWholeImage(_ name: String, _ box: Int) throws {
         let bytes = Array(try Data(contentsOf: TestSupport.sample(name)))
         let (tiles, whole) = try bytes.withUnsafeBytes { buffer in

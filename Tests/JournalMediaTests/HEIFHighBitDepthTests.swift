@@ -41,6 +41,21 @@ import Testing
         #expect(psnr >= Self.leastPSNR, "\(name): \(psnr) dB")
     }
 
+    /// A Sony α7 IV-style grid whose `irot` is listed before its `ispe`: libheif 1.15 reports
+    /// it unturned (300×200) and then refuses to decode it ("bad image dimensions on decode");
+    /// the header takes the file's own turned size and the HEVC path decodes it, upright as
+    /// pillow-heif shows the same pixels with the usual order. Before, the HEVC path declined
+    /// it (libvips' size differed from its boxes') and the conversion failed.
+    @Test func gridWithItsTurnListedFirstComesOutUpright() throws {
+        let bytes = Array(try Data(contentsOf: TestSupport.sample("heif/10bit-422-grid-irot-first.heic")))
+        let (header, decoded) = try bytes.withUnsafeBytes { buffer in
+            let header = try ImageHeaderReader.read(buffer, format: .heic)
+            return (header, try StillDecoding.pixels(buffer, header: header, box: (4096, 4096), upscale: false))
+        }
+        #expect(header.displayWidth == 200 && header.displayHeight == 300)
+        try Self.expectUprightLikePillowHeif(decoded.image)
+    }
+
     /// The Sony-style file turned a quarter: shown 200×300 with the photo's corner marks where
     /// pillow-heif puts them (top left blue, top right white, bottom left red, bottom right green).
     @Test func rotatedGridComesOutUpright() throws {
@@ -49,10 +64,17 @@ import Testing
             let header = try ImageHeaderReader.read(buffer, format: .heic)
             return try StillDecoding.pixels(buffer, header: header, box: (4096, 4096), upscale: false)
         }
-        let reference = try Self.load("heif/10bit-422-grid-rotated.pillow-heif.png")
-        #expect(decoded.image.width == 200 && decoded.image.height == 300)
+        try Self.expectUprightLikePillowHeif(decoded.image)
+    }
+
+    /// `image` is the rotated 10-bit grid sample shown upright, 200×300, with the photo's corner
+    /// marks where pillow-heif puts them (top left blue, top right white, bottom left red,
+    /// bottom right green).
+    static func expectUprightLikePillowHeif(_ image: VipsImageHandle) throws {
+        let reference = try load("heif/10bit-422-grid-rotated.pillow-heif.png")
+        #expect(image.width == 200 && image.height == 300)
         for (x, y) in [(8, 8), (190, 8), (8, 290), (190, 290), (60, 90)] {
-            let ours = try TestImage.mean(decoded.image, around: x, y)
+            let ours = try TestImage.mean(image, around: x, y)
             let theirs = try TestImage.mean(reference, around: x, y)
             #expect(zip(ours, theirs).allSatisfy { abs($0 - $1) < 6 }, "(\(x), \(y)): \(ours) vs \(theirs)")
         }

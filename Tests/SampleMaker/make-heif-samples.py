@@ -30,6 +30,8 @@ encoders cannot write themselves:
                          96x64 thumbnail item (thmb) with the same irot and an ispe of 96x62
                          (libvips 8.14's thumbnail then fails with Sony's 'bad image
                          dimensions on decode')
+  10bit-422-grid-irot-first.heic  the same with the grid's irot listed before its ispe (a Sony
+                         α7 IV's order): libheif 1.15 reports it unturned and refuses it
   *.pillow-heif.png      beside each of those three: pillow-heif's decode (Pillow 13 +
                          pillow-heif 1.8, libheif 1.20 inside the wheel, 8-bit RGB, transforms
                          applied), the reference the tests compare against; made in a venv
@@ -309,6 +311,10 @@ def high_bit_depth(tmp, source):
     associations.update({i: [1, 2] for i in tile_ids})
     associations[thumb_id] = [6, 7, 4, 5]
     open(f"{OUT}/10bit-422-grid-rotated.heic", "wb").write(heif(items, 1, properties, associations, references))
+    # The same file with the grid's irot listed before its ispe, as a Sony α7 IV writes it:
+    # libheif 1.15 then reports the unturned 300x200 and refuses to decode it.
+    associations[1] = [5, 3, 4]
+    open(f"{OUT}/10bit-422-grid-irot-first.heic", "wb").write(heif(items, 1, properties, associations, references))
     pillow_heif_references(tmp, ["10bit-422.heic", "12bit-444.heic", "10bit-422-grid-rotated.heic"])
 
 

@@ -76,4 +76,27 @@ void jm_ycbcr_to_rgb_row(const int16_t *y, const int16_t *cb, const int16_t *cr,
 /// half = 1 << (shift − 1), `shift` = bit depth − 8 (1–8). Rounds as libheif's and swscale's
 /// 10-to-8-bit conversions do; the compiler vectorises the loop.
 void jm_narrow_samples(const uint16_t *in, size_t count, unsigned shift, uint8_t *out);
+
+/// Fractional bits of linear light in `jm_matrix_shaper`: 1.0 is JM_LINEAR_ONE.
+#define JM_LINEAR_BITS 14
+#define JM_LINEAR_ONE (1 << JM_LINEAR_BITS)
+
+/// The tables of a matrix-shaper colour conversion (an RGB ICC profile made of three tone
+/// curves and a 3×3 matrix, to another such profile), in LittleCMS's 8-bit fixed point:
+/// `toLinear[c][v]`, channel c's 8-bit value v as linear light with JM_LINEAR_BITS
+/// fractional bits (0 … JM_LINEAR_ONE); `matrix`, row-major, source linear RGB → target
+/// linear RGB, each entry × JM_LINEAR_ONE (|entry| ≤ 2 × JM_LINEAR_ONE, so sums fit 32 bits);
+/// `toEncoded[c]`, JM_LINEAR_ONE + 1 bytes: the target's 8-bit value of linear i / JM_LINEAR_ONE.
+typedef struct {
+    int32_t toLinear[3][256];
+    int32_t matrix[9];
+    const uint8_t *toEncoded[3];
+} jm_matrix_shaper;
+
+/// `width` × `height` pixels of packed RGB24 converted through `tables` into `target`, packed
+/// row by row: output pixel (x, y) is the source's at byte offset start + x · across + y · down
+/// (so one pass also turns or mirrors the picture). Each output channel is the linear sum
+/// rounded, clamped to 0 … JM_LINEAR_ONE, then looked up. `target` must not overlap `source`.
+void jm_matrix_shaper_convert(const jm_matrix_shaper *tables, const uint8_t *source, ptrdiff_t start,
+                              ptrdiff_t across, ptrdiff_t down, size_t width, size_t height, uint8_t *target);
 #endif

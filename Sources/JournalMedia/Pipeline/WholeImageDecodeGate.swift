@@ -10,7 +10,9 @@ import JournalMediaImaging
 /// holds about 540 MB inside libheif alone, about 30 bytes per pixel in all. Decodes that go
 /// that way — AVIF, and 10/12-bit or alpha HEIF (8-bit HEIC without alpha takes the libavcodec
 /// path, about 2 bytes per pixel; so does a 10/12-bit grid HEIC, decoded a row of tiles at a
-/// time, its memory bounded by that strip: see `Hold`) — of at least `minimumPixels` take the gate exclusively:
+/// time, its memory bounded by that strip, and a 10/12-bit single item whose frame is no
+/// larger than the largest 8-bit one's: see `Hold`, `boundedFrame`) — of at least
+/// `minimumPixels` take the gate exclusively:
 /// they wait for the decodes in progress to finish, no other decode starts meanwhile, and
 /// glibc is asked to return the memory other threads freed (`malloc_trim`) before and after.
 /// Every other still decode takes the gate shared, so ordinary decodes run beside each other
@@ -39,7 +41,34 @@ enum WholeImageDecodeGate {
         if header.format == .jxl || header.format.loadsWhole { return true }
         guard header.format == .heic || header.format == .avif else { return false }
         guard header.format == .avif || header.highBitDepth || header.hasAlpha else { return false }
-        return !(header.format == .heic && !header.hasAlpha && bytes.map(boundedByTileRows) == true)
+        return !(header.format == .heic && !header.hasAlpha
+                 && bytes.map { boundedByTileRows($0) || boundedFrame($0, pixels: header.pixelCount) } == true)
+    }
+
+    /// The largest frame (bytes) that a single HEVC item above 8 bits may fill on the HEVC
+    /// path beside other decodes: the frame of the largest 8-bit single item that already
+    /// decodes shared (`Defaults.maxPixels`, 100 MP, at 4:2:0: 1.5 bytes a pixel). libavcodec
+    /// holds such an item's whole picture at 2 bytes a sample (a 33 MP 10-bit 4:2:2 camera
+    /// HEIF: 131 MB); the HEVC path narrows it in bands (`HEIFPictureStream.band`), never whole.
+    static let largestSharedFrameBytes = 150_000_000
+
+    /// Whether the HEVC path decodes this HEIF as one HEVC item (one that `HEIFImageItems`
+    /// takes) whose decoded frame, `pixels` at the depth and chroma format its `hvcC` names,
+    /// is at most `largestSharedFrameBytes`. Costs the `meta` walk and a copy of the coded
+    /// item, like `boundedByTileRows`.
+    static func boundedFrame(_ bytes: UnsafeRawBufferPointer, pixels: Int) -> Bool {
+        guard let primary = HEIFImageItems.primaryAndThumbnail(in: BorrowedBytes(bytes: bytes))?.primary,
+              primary.tiles.count == 1, let perPixel = frameBytesPerPixel(hvcC: primary.configuration) else { return false }
+        return Double(pixels) * perPixel <= Double(largestSharedFrameBytes)
+    }
+
+    /// Bytes a pixel of libavcodec's decoded frame for an HEVC configuration record (`hvcC`:
+    /// chroma format at byte 16, luma bit depth − 8 at byte 17): 1 luma sample plus 0, ½, 1
+    /// or 2 chroma samples (monochrome, 4:2:0, 4:2:2, 4:4:4), each 1 byte at 8 bits, else 2.
+    static func frameBytesPerPixel(hvcC: [UInt8]) -> Double? {
+        guard hvcC.count > 18 else { return nil }
+        let samples: [Double] = [1, 1.5, 2, 3]
+        return samples[Int(hvcC[16] & 3)] * (hvcC[17] & 7 > 0 ? 2 : 1)
     }
 
     /// Whether the HEVC path decodes this HEIF a row of tiles at a time: its primary image is

@@ -55,10 +55,10 @@ package enum AVIFAV1Decoder {
                                              flags: SWS_LANCZOS | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, matrix: matrix,
                                              fullRange: fullRange).packedRGB()
             }
-            let upright = HEIFUpright.apply(coded.transforms, to: scaled, width: target.width, height: target.height)
             var builtIn: String?
             if case .convert(_, let profile) = route { builtIn = profile }
-            return HEIFDecodedRGB(rgb: upright.rgb, width: upright.width, height: upright.height,
+            return HEIFDecodedRGB(rgb: scaled, storedWidth: target.width, storedHeight: target.height,
+                                  orientation: HEIFUpright.orientation(coded.transforms),
                                   iccProfile: coded.iccProfile, builtInProfile: builtIn)
         } catch {
             return nil

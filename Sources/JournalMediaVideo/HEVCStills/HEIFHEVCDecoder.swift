@@ -6,8 +6,8 @@ import JournalMediaResampling
 /// instead of libheif + libde265 + libvips' resize: the `meta` box is read by `HEIFImageItems`,
 /// the tiles decoded one by one by one `HEVCTileDecoder` and resampled to the target size a
 /// grid row at a time (`HEIFPictureStream`: the picture is never held whole, so a 200 MP grid
-/// costs a strip of tiles, not 300 MB), then the transforms are applied to the small result
-/// (`RGBRotation`, `RGBMirror`). 8 to 16 bits per sample (10- and 12-bit camera HEIFs are
+/// costs a strip of tiles, not 300 MB); the turns and mirrors are left to the imaging
+/// layer's colour pass as one EXIF orientation (`HEIFDecodedRGB.orientation`). 8 to 16 bits per sample (10- and 12-bit camera HEIFs are
 /// narrowed to 8 bits as their tiles arrive), 4:2:0, 4:2:2, 4:4:4 and monochrome. Like
 /// libvips' thumbnail, an embedded thumbnail item (`thmb`) is decoded instead of the primary
 /// image when it is larger than the box; if it cannot be read, the primary image is.
@@ -97,8 +97,8 @@ package enum HEIFHEVCDecoder {
             let decoder = try HEVCTileDecoder(configuration: coded.configuration, skipLoopFilter: skip)
             let stream = HEIFPictureStream(crop: crop, target: target, wholeImage: wholeImage)
             let scaled = try stream.decode(coded, decoder: decoder)
-            let upright = HEIFUpright.apply(coded.transforms, to: scaled, width: target.width, height: target.height)
-            return .success(HEIFDecodedRGB(rgb: upright.rgb, width: upright.width, height: upright.height,
+            return .success(HEIFDecodedRGB(rgb: scaled, storedWidth: target.width, storedHeight: target.height,
+                                           orientation: HEIFUpright.orientation(coded.transforms),
                                            iccProfile: coded.iccProfile, builtInProfile: builtIn))
         } catch {
             return .failure(error)

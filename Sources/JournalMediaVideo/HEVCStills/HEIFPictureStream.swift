@@ -20,6 +20,12 @@ struct HEIFPictureStream {
     /// path the tile-wise one is compared with in tests.
     var wholeImage = false
 
+    /// Luma rows copied (and narrowed) at a time from a picture one tile wide, a single item
+    /// above 8 bits most often: a multiple of 4, so bands start on chroma rows. A 33 MP
+    /// 10-bit camera HEIF then needs strips of 7008 × (band + filter span) samples, not a
+    /// 65 MB copy of the picture beside libavcodec's frame.
+    static let band = 128
+
     /// The RGB24 pixels of `coded` (cropped, scaled to `target`, before rotations and
     /// mirrors), with the matrix and range from the `colr` nclx box, else the stream's VUI.
     /// Throws the reason when a picture cannot be read this way.
@@ -67,9 +73,12 @@ struct HEIFPictureStream {
             }
         } else {
             let span = stream.largestGroupSpan
-            let bandRows = wholeImage ? coded.height : min(tile.height, coded.height)
-            guard let strips = YUVStrips(layout: layout, width: coded.width, lumaRows: bandRows + span.luma + 1,
-                                         chromaRows: (bandRows >> sy) + span.chroma + 2) else {
+            // One column of tiles (a single item above 8 bits, mostly) goes in `band` rows at a
+            // time, so its samples are never copied whole; several columns a row of tiles at a time.
+            let band = wholeImage ? coded.height : coded.columns == 1 ? min(Self.band, tile.height, coded.height)
+                : min(tile.height, coded.height)
+            guard let strips = YUVStrips(layout: layout, width: coded.width, lumaRows: band + span.luma + 1,
+                                         chromaRows: (band >> sy) + span.chroma + 2) else {
                 throw LibavFailure("out of memory for \(coded.width)-pixel-wide strips")
             }
             let lastRow = crop.top + crop.height
@@ -87,18 +96,26 @@ struct HEIFPictureStream {
                     guard (frame.width, frame.height) == tile else {
                         throw LibavFailure("its tiles differ in size (\(frame.width)×\(frame.height) after \(tile.width)×\(tile.height))")
                     }
-                    guard strips.place(frame, left: column * tile.width, lumaRows: rows) else {
+                    guard coded.columns == 1 || strips.place(frame, left: column * tile.width, lumaRows: rows) else {
                         throw LibavFailure("its tiles differ in pixel format")
                     }
                 }
-                strips.advance(lumaRows: rows)
-                guard !wholeImage || row == coded.rows - 1 || top + rows >= lastRow else { continue }
-                stream.emit(luma: strips.window(0, cropLeft: crop.left, cropTop: crop.top),
-                            cb: layout.planeCount == 3 ? strips.window(1, cropLeft: chromaCrop.left, cropTop: chromaCrop.top) : nil,
-                            cr: layout.planeCount == 3 ? strips.window(2, cropLeft: chromaCrop.left, cropTop: chromaCrop.top) : nil)
-                if stream.isComplete { break rows }
-                let needed = stream.firstNeededRows
-                strips.drop(above: needed.luma + crop.top, chroma: needed.chroma == .max ? .max : needed.chroma + chromaCrop.top)
+                // The tile row's luma rows in bands (one band when several columns were placed).
+                for first in stride(from: 0, to: rows, by: coded.columns == 1 ? band : rows) {
+                    let count = coded.columns == 1 ? min(band, rows - first) : rows
+                    guard coded.columns > 1 || strips.place(frame, left: 0, fromRow: first, lumaRows: count) else {
+                        throw LibavFailure("its tiles differ in pixel format")
+                    }
+                    strips.advance(lumaRows: count)
+                    let lastBand = first + count == rows && (row == coded.rows - 1 || top + rows >= lastRow)
+                    guard !wholeImage || lastBand else { continue }
+                    stream.emit(luma: strips.window(0, cropLeft: crop.left, cropTop: crop.top),
+                                cb: layout.planeCount == 3 ? strips.window(1, cropLeft: chromaCrop.left, cropTop: chromaCrop.top) : nil,
+                                cr: layout.planeCount == 3 ? strips.window(2, cropLeft: chromaCrop.left, cropTop: chromaCrop.top) : nil)
+                    if stream.isComplete { break rows }
+                    let needed = stream.firstNeededRows
+                    strips.drop(above: needed.luma + crop.top, chroma: needed.chroma == .max ? .max : needed.chroma + chromaCrop.top)
+                }
             }
         }
         guard stream.isComplete else { throw LibavFailure("its tiles ended before the image did") }

@@ -77,20 +77,25 @@ final class YUVStrips {
 
     /// Copies `tile` (a decoded picture in `layout`) with its left edge at luma column `left`
     /// (a multiple of the chroma subsampling) into the rows from the current bottom: its
-    /// luma rows `0 ..< lumaRows` and the chroma rows that cover them; columns past the
-    /// picture are dropped. Call `advance(lumaRows:)` once every tile of the row is in.
-    func place(_ tile: LibavFrame, left: Int, lumaRows: Int) -> Bool {
+    /// luma rows `fromRow ..< fromRow + lumaRows` (`fromRow` a multiple of the chroma
+    /// subsampling) and the chroma rows that cover them; columns past the picture are
+    /// dropped. Call `advance(lumaRows:)` once every tile of the row is in.
+    func place(_ tile: LibavFrame, left: Int, fromRow: Int = 0, lumaRows: Int) -> Bool {
         guard YUVPixelLayout(AVPixelFormat(rawValue: tile.pointer.pointee.format)) == layout, left >= 0,
-              left % (1 << layout.shift.x) == 0, lumaRows <= tile.height, fits(lumaRows: lumaRows) else { return false }
+              left % (1 << layout.shift.x) == 0, fromRow >= 0, fromRow % (1 << layout.shift.y) == 0,
+              fromRow + lumaRows <= tile.height, fits(lumaRows: lumaRows) else { return false }
         let source = tile.planes
         let tileSizes = (0..<layout.planeCount).map { layout.planeSize($0, width: tile.width, height: tile.height) }
         for plane in planes.indices {
             let x = plane == 0 ? left : left >> layout.shift.x
-            let rows = plane == 0 ? lumaRows : min(tileSizes[plane].height, (lumaRows + (1 << layout.shift.y) - 1) >> layout.shift.y)
+            let skipped = plane == 0 ? fromRow : fromRow >> layout.shift.y
+            let rows = plane == 0 ? lumaRows
+                : min(tileSizes[plane].height - skipped, (lumaRows + (1 << layout.shift.y) - 1) >> layout.shift.y)
             let columns = min(tileSizes[plane].width, planeWidths[plane] - x)
-            guard let base = source.data[plane] else { return false }
+            guard let first = source.data[plane] else { return false }
             guard columns > 0, rows > 0 else { continue }
             let stride = Int(source.strides[plane])
+            let base = first + skipped * stride
             let target = planes[plane] + (bottoms[plane] - tops[plane]) * planeWidths[plane] + x
             for row in 0..<rows {
                 let from = base + row * stride, to = target + row * planeWidths[plane]
