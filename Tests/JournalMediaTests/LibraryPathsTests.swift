@@ -17,6 +17,10 @@ import Testing
     /// (taken as sRGB: PSNR 28 dB), and libvips' heifload does not tone-map a PQ AVIF (the
     /// fast path does: 14 dB).
     static let colourGaps: Set<String> = ["heif/nclx-p3.heic", "heif/avif-hdr-pq-p3-10bit-rot270.avif"]
+    /// Samples only the fast paths decode: libheif 1.15 reports a grid whose `irot` is listed
+    /// before its `ispe` unturned, and libvips' heifload then refuses the tiles ("bad image
+    /// dimensions on decode"). The library path must fail on them, with a reason.
+    static let decodeGaps: Set<String> = ["heif/10bit-422-grid-irot-first.heic"]
     /// Least PSNR of one rendition of the library paths against the fast paths', in dB.
     static let leastPSNR = 35.0
     /// Largest mean absolute difference of a band, in 8-bit levels.
@@ -39,6 +43,10 @@ import Testing
         var worst: (psnr: Double, mean: Double, name: String) = (.infinity, 0, "")
         for asset in fast.assets {
             let other = try #require(others[asset.source], "\(asset.source) missing")
+            if Self.decodeGaps.contains(asset.source) {
+                #expect(asset.error == nil && other.error != nil, "\(asset.source): the gap closed? \(other.error?.message ?? "ok")")
+                continue
+            }
             #expect((asset.error == nil) == (other.error == nil),
                     "\(asset.source): \(asset.error?.message ?? "ok") vs \(other.error?.message ?? "ok")")
             #expect(asset.renditions.map(\.role) == other.renditions.map(\.role), "\(asset.source)")
@@ -56,8 +64,11 @@ import Testing
                 differing += 1
                 let imageA = try TestImage(Array(bytesA)), imageB = try TestImage(Array(bytesB))
                 guard imageA.width == imageB.width, imageA.height == imageB.height, imageA.bands == imageB.bands else { continue }
-                let psnr = try CorpusAVIFCheck.psnr(imageA.image, imageB.image)
-                let mean = try HEIFHEVCTests.meanAbsoluteDifference(imageA.image, imageB.image).max() ?? 0
+                // Compared as seen: colour weighted by alpha, so the colour of invisible pixels
+                // (which the alpha-weighted resize leaves black and libvips keeps) does not count.
+                let seenA = try Self.seen(imageA.image), seenB = try Self.seen(imageB.image)
+                let psnr = try CorpusAVIFCheck.psnr(seenA, seenB)
+                let mean = try HEIFHEVCTests.meanAbsoluteDifference(seenA, seenB).max() ?? 0
                 if psnr < worst.psnr { worst = (psnr, mean, name) }
                 #expect(psnr >= Self.leastPSNR && mean <= Self.largestMeanDifference,
                         "\(name): PSNR \(psnr) dB, mean difference \(mean)")
@@ -67,5 +78,14 @@ import Testing
               + "mean difference \(worst.mean) (\(worst.name))")
         // The switch does switch: a good part of the renditions are other bytes.
         #expect(differing >= compared / 4, "\(differing) of \(compared) differ")
+    }
+
+    /// An image with alpha, its colour multiplied by alpha (libvips' `premultiply`); others as they are.
+    static func seen(_ image: VipsImageHandle) throws -> VipsImageHandle {
+        guard image.bands == 2 || image.bands == 4 else { return image }
+        let premultiply = try VipsOperationCall("premultiply")
+        try premultiply.set("in", .image(image))
+        try premultiply.build()
+        return try premultiply.outputImage()
     }
 }
