@@ -101,6 +101,20 @@ for folder in $(printf '%s\n' "${vendored[@]:-}" | sort -u); do
   printf '\nFiles: .build/checkouts/%s/*\nCopyright: %s\nLicense: MIT\n' "$folder" "$holder"
 done
 
+# swift-nio-extras (through async-http-client) compiles its own copy of zlib into the binary,
+# its symbols prefixed cnioextras_z_ (its NOTICE.txt says so): the zlib licence, from the
+# vendored header itself.
+zlib_header=.build/checkouts/swift-nio-extras/Sources/CNIOExtrasZlib/include/nioextras-zlib.h
+if grep -q '/CNIOExtrasZlib\.build/' "$list"; then
+  [ -f "$zlib_header" ] || { echo "copyright: CNIOExtrasZlib is linked but $zlib_header is missing" >&2; exit 1; }
+  printf '\nFiles: .build/checkouts/swift-nio-extras/Sources/CNIOExtrasZlib/*\n'
+  printf 'Copyright: %s\n' "$(grep -m1 -o '1995-[0-9]* Jean-loup Gailly and Mark Adler' "$zlib_header")"
+  printf 'License: Zlib\n'
+  printf 'Comment: zlib %s, vendored by swift-nio-extras and linked statically.\n' \
+    "$(cat .build/checkouts/swift-nio-extras/Sources/CNIOExtrasZlib/vendored-zlib.version 2>/dev/null || echo '(version unknown)')"
+  zlib=1
+fi
+
 # The place-name table shipped beside the binary (issue 30): GeoNames data, CC BY 4.0.
 printf '\nFiles: usr/share/journal-media/places.bin\n'
 printf 'Copyright: GeoNames (https://www.geonames.org)\n'
@@ -116,6 +130,10 @@ printf ' The full text: https://creativecommons.org/licenses/by/4.0/legalcode\n'
 if [ "${icu:-0}" = 1 ]; then
   printf '\nLicense: Unicode-3.0\n'
   indent < Packaging/licenses/Unicode-3.0
+fi
+if [ "${zlib:-0}" = 1 ]; then
+  printf '\nLicense: Zlib\n'
+  sed -n '/This software is provided/,/This notice may not be removed/p' "$zlib_header" | sed 's/^ *//' | indent
 fi
 printf '\nLicense: MIT\n'
 sed -n '/^Permission is hereby granted/,$p' LICENSE | indent

@@ -37,6 +37,8 @@ link_list=${LINK_FILE_LIST:-$($SWIFT build -c release --static-swift-stdlib --sh
 MAINTAINER=$maintainer Packaging/copyright.sh "$link_list" dist/journal-media > "$root/copyright"
 install -D -m 0644 "$root/copyright" "$pkg/usr/share/doc/journal-media/copyright"
 install -D -m 0644 Packaging/journal-media.service "$pkg/usr/lib/systemd/system/journal-media.service"
+# lintian overrides, each with its reason in the file.
+install -D -m 0644 Packaging/lintian/journal-media.overrides "$pkg/usr/share/lintian/overrides/journal-media"
 install -D -m 0644 Packaging/serve.json "$pkg/etc/journal-media/serve.json"
 install -D -m 0644 dist/places.bin "$pkg/usr/share/journal-media/places.bin"
 # The service contract (also served at GET /openapi.yaml, embedded in the binary).
