@@ -288,6 +288,7 @@ public final class ProbedAsset: @unchecked Sendable {
     /// memory (refused beyond `maxBytes`, checked from `fstat` before anything is read); a
     /// movie or audio file streamed through the digest, only its head kept (libav reads the
     /// rest itself). Throws `read` (I/O) or `limits` (too large).
+    /// - Parameter maxBytes: the largest still read into memory, in bytes.
     /// - Parameter knownSHA256: the content's SHA-256 (hex) when the caller computed it from
     ///   these same bytes in memory (an on-demand route hashes for its `ETag`): not hashed again.
     ///   Ignored for a file, whose bytes are read (and hashed) here.
