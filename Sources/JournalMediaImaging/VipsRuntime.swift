@@ -65,12 +65,12 @@ package enum VipsRuntime {
     }()
 
     /// The loadable libvips modules the toolkit uses (Debian builds HEIF and PDF support as
-    /// modules), each with an operation it provides and the prefix of the operations it
-    /// provides (heifload…, heifsave…, pdfload…, jxlload…, jxlsave…): creating one of them
-    /// loads that module first (`ensure(operation:)`).
-    static let neededModules = [(module: "vips-heif", operation: "heifload", prefix: "heif"),
-                                (module: "vips-poppler", operation: "pdfload", prefix: "pdf"),
-                                (module: "vips-jxl", operation: "jxlload", prefix: "jxl")]
+    /// modules), each with an operation it provides. Creating any operation of one of them
+    /// (heifload…, heifsave…, pdfload…, jxlload…, jxlsave…) loads that module first
+    /// (`ensure(operation:)`).
+    static let neededModules = [(module: "vips-heif", operation: "heifload"),
+                                (module: "vips-poppler", operation: "pdfload"),
+                                (module: "vips-jxl", operation: "jxlload")]
 
     /// The modules opened on first need, each alone, not in `vips_init`: mapping libheif,
     /// poppler and libjxl with their dependencies (and running their constructors) was about a
@@ -110,7 +110,7 @@ package enum VipsRuntime {
 
     /// Opens `module` unless `vips_init` loaded it (because `LibvipsModules.loadOnlyNeeded()`
     /// did not keep it from loading every module). Called once per module, by its static.
-    private static func loadModule(_ module: (module: String, operation: String, prefix: String)) -> Bool {
+    private static func loadModule(_ module: (module: String, operation: String)) -> Bool {
         guard initialised else { return false }
         guard vips_type_find("VipsOperation", module.operation) == 0, let folder = modulesFolder() else { return true }
         // GModule runs the module's g_module_check_init, which registers its types; the
