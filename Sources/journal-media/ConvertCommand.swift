@@ -78,7 +78,7 @@ struct ConvertCommand: AsyncParsableCommand {
             not media (notes.txt, a ZIP; not under --strict), is a usage error (exit status 2).
 
             One run at a time writes into an output folder (it locks OUTPUT/.journal-media.lock): \
-            a second run exits with status 2 at once, or waits with --wait. An output that \
+            a second run exits with status 2 (after retrying for 2 s), or waits with --wait. An output that \
             cannot be created or written exits with status 2 before any input is decoded.
 
             A file that cannot be converted (unreadable, empty, truncated, corrupt, \

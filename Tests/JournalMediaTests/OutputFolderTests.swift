@@ -58,6 +58,22 @@ import Testing
         #expect(manifest.summary.succeeded == 2)
     }
 
+    /// A lock that is let go within moments is not another run's: a process spawned on another
+    /// thread holds a copy of this process's descriptors until it execs, so a run that starts
+    /// right after an earlier run in the same process ended could see the earlier lock for a
+    /// moment (CI failed `livePhotoIsReusedOnlyWhileBothFilesAreUnchanged` this way). The
+    /// second acquire waits that out instead of refusing.
+    @Test func aLockLetGoWithinMomentsIsTakenRatherThanRefused() async throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let output = root.appendingPathComponent("out")
+        let fd = try holdLock(on: output)
+        let release = Thread { Thread.sleep(forTimeInterval: 0.3); close(fd) }
+        release.start()
+        let lock = try await OutputFolderLock.acquire(in: output, wait: false)
+        withExtendedLifetime(lock) {}
+    }
+
     /// The audit's case: two runs over the same inputs into one folder at once. With `--wait`
     /// both succeed, one after the other, and no entry or temporary file is lost.
     @Test func twoConcurrentRunsWithWaitLoseNothing() throws {

@@ -13,12 +13,17 @@ public final class OutputFolderLock: Sendable {
 
     private let descriptor: Int32
 
+    /// How long a held lock is retried before it counts as another run's (see `acquire`).
+    static let lockGrace = Duration.seconds(2)
+    static let lockPoll = Duration.milliseconds(20)
+
     private init(descriptor: Int32) { self.descriptor = descriptor }
 
     deinit { close(descriptor) }
 
-    /// Takes the lock; when another process holds it, throws `outputLocked` at once, or,
-    /// with `wait`, calls `onWait` and blocks until that run ends. A folder where the lock
+    /// Takes the lock; when another process holds it, throws `outputLocked` once it has stayed
+    /// held for `lockGrace` (2 s), or, with `wait`, calls `onWait` at once and blocks until
+    /// that run ends. A folder where the lock
     /// file cannot be created is `outputNotWritable`.
     /// `name`: the lock file (a shard locks its own, so shards can share an output folder).
     public static func acquire(in folder: URL, name fileName: String = OutputFolderLock.fileName, wait: Bool,
@@ -29,10 +34,20 @@ public final class OutputFolderLock: Sendable {
             throw BatchError.outputNotWritable(folder.path, reason: "cannot create \(fileName): \(String(cString: strerror(errno)))")
         }
         let lock = OutputFolderLock(descriptor: fd)
-        if flock(fd, LOCK_EX | LOCK_NB) == 0 { return lock }
-        let code = errno
-        guard code == EWOULDBLOCK else {
-            throw BatchError.outputNotWritable(folder.path, reason: "cannot lock \(fileName): \(String(cString: strerror(code)))")
+        // A lock that frees itself within the grace period was not another run's: a process
+        // this one spawns (any `posix_spawn` on another thread) holds a copy of every open
+        // descriptor until it execs, so a lock this process just released can look held for
+        // a moment. Another run holds its lock for the whole batch, far longer.
+        var waited = Duration.zero
+        while true {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return lock }
+            let code = errno
+            guard code == EWOULDBLOCK || code == EINTR else {
+                throw BatchError.outputNotWritable(folder.path, reason: "cannot lock \(fileName): \(String(cString: strerror(code)))")
+            }
+            guard !wait, waited < lockGrace else { break }
+            try? await Task.sleep(for: lockPoll)
+            waited += lockPoll
         }
         guard wait else { throw BatchError.outputLocked(folder.path) }
         onWait?()
