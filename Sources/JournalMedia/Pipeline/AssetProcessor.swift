@@ -36,7 +36,19 @@ public struct AssetProcessor: Sendable {
 
     /// Runs a request in a slot of the executor. Never throws: failures are in the result's `error`.
     public func process(_ request: AssetRequest) async -> AssetResult {
-        await guarded(name: request.name, deadlineSeconds: request.deadlineSeconds) { self.run(request).result }
+        await guarded(name: Self.name(of: request.input), deadlineSeconds: request.deadlineSeconds) {
+            self.run(request).result
+        }
+    }
+
+    /// The name a request's result and its errors carry.
+    private static func name(of input: AssetRequest.Input) -> String {
+        switch input {
+        case .file(let url, let displayName): displayName ?? url.path
+        case .bytes(_, let name, _, _): name
+        case .probed(let probe, _): probe.name
+        case .livePhoto(let still, _, _, _, _): still.name
+        }
     }
 
     /// Processes the file at `url`. Never throws: failures are in the result's `error`.

@@ -42,16 +42,6 @@ public struct AssetRequest: Sendable {
         self.input = input
         self.deadlineSeconds = deadlineSeconds
     }
-
-    /// The name the result and its errors carry.
-    var name: String {
-        switch input {
-        case .file(let url, let displayName): displayName ?? url.path
-        case .bytes(_, let name, _, _): name
-        case .probed(let probe, _): probe.name
-        case .livePhoto(let still, _, _, _, _): still.name
-        }
-    }
 }
 
 /// What `AssetProcessor.run(_:)` answers: the result and, when the request asked
