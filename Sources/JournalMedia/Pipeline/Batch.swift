@@ -252,9 +252,7 @@ public struct Batch: Sendable {
         let reuse = EarlierEntryReuse(verify: verify, retryFailed: retryFailed)
 
         // Cancelling the batch's task trips one guard, the parent of every unit's own: no unit
-        // starts after it, and the units in flight stop at their next check. Each unit runs in
-        // a slot of the executor under its own guard (`AssetExecutor.run(under:)`), as the
-        // library's and the service's assets do.
+        // starts after it, and the units in flight stop at their next check.
         let stop = DecodeGuard()
         await withTaskCancellationHandler {
           await withTaskGroup(of: (Int, UnitOutcome).self) { group in
@@ -266,15 +264,8 @@ public struct Batch: Sendable {
                 next += 1
                 guard let work = Batch.Work(unit: unit, taking: &probes) else { return launch() }
                 group.addTask {
-                    let unitStop = DecodeGuard(parent: stop)
-                    let ran = await executor.run(under: unitStop) {
-                        Batch.convert(work, earlier: earlier, reuse: reuse, processor: processor, output: output,
-                                      stop: unitStop)
-                    }
-                    switch ran {
-                    case .success(let outcome): return (index, outcome)
-                    case .failure(let refusal): return (index, Batch.refused(work, refusal, stop: unitStop))
-                    }
+                    (index, await Batch.schedule(work, earlier: earlier, reuse: reuse, processor: processor,
+                                                 output: output, on: executor, under: stop))
                 }
             }
             for _ in 0..<jobs { launch() }
@@ -464,6 +455,21 @@ public struct Batch: Sendable {
                 ? (Double(processed) / progress.elapsedSeconds * 100).rounded() / 100 : 0)
         return Manifest(generator: Version.generator, preset: options.renditions, settings: options.outputSettings, assets: [],
                         ignored: ignored, summary: summary)
+    }
+
+    /// One unit in a slot of `executor`, under a guard of its own whose parent is the batch's
+    /// (`AssetExecutor.run(under:)`, as the library's and the service's assets run): the
+    /// executor's policies (stopping, deadlines, the whole-image gate) apply to it as to them.
+    static func schedule(_ work: Work, earlier: ManifestEntry?, reuse: EarlierEntryReuse, processor: AssetProcessor,
+                         output: URL, on executor: AssetExecutor, under batch: DecodeGuard) async -> UnitOutcome {
+        let stop = DecodeGuard(parent: batch)
+        let ran = await executor.run(under: stop) {
+            convert(work, earlier: earlier, reuse: reuse, processor: processor, output: output, stop: stop)
+        }
+        switch ran {
+        case .success(let outcome): return outcome
+        case .failure(let refusal): return refused(work, refusal, stop: stop)
+        }
     }
 
     /// The outcome of a unit the executor did not run: cancelled while it waited for a slot
