@@ -468,17 +468,19 @@ public struct Batch: Sendable {
         }
         switch ran {
         case .success(let outcome): return outcome
-        case .failure(let refusal): return refused(work, refusal, stop: stop)
+        case .failure(let refusal):
+            return refused(work, refusal, stop: stop, includeLocation: processor.options.includeLocation)
         }
     }
 
     /// The outcome of a unit the executor did not run: cancelled while it waited for a slot
     /// (the batch's task was cancelled: the run loop keeps the earlier entry), or refused by a
     /// shared executor's full queue (a `busy` failure, tried again by the next run).
-    static func refused(_ work: Work, _ refusal: AssetExecutor.Refusal, stop: DecodeGuard) -> UnitOutcome {
+    static func refused(_ work: Work, _ refusal: AssetExecutor.Refusal, stop: DecodeGuard,
+                        includeLocation: Bool) -> UnitOutcome {
         work.primary.closeAfterProcessing()
         work.motion?.closeAfterProcessing()
-        var entry = AssetResult(source: work.primary.name)
+        var entry = AssetResult(probe: work.primary, includeLocation: includeLocation)
         entry.error = refusal == .queueFull
             ? AssetError(file: work.primary.name, stage: .read, reason: .busy, message: "too many assets waiting; try again later")
             : stop.error(file: work.primary.name, stage: .read, reason: .cancelled)
