@@ -16,7 +16,9 @@ import JournalMediaVideo
 /// Cancellation: cancelling the task of an async call stops the work at the next stage
 /// boundary, inside a libvips computation between two tiles, and inside libav at its next
 /// I/O or packet; the result then carries an error with reason `cancelled` (the stage it
-/// stopped in). The blocking entry points honour the calling thread's `DecodeGuard` instead.
+/// stopped in). The blocking entry points take the guard as `stop:`; without one they honour
+/// a guard the caller installed on its thread (`DecodeGuard.install`), as before. The guard is
+/// then handed down the pipeline as a parameter (`DecodePlan.stop`, `RenditionStep.run`).
 public struct AssetProcessor: Sendable {
     public let options: ProcessingOptions
     /// Bounds the async calls in flight; `AssetExecutor.shared` (one asset per core) by default.
@@ -36,7 +38,7 @@ public struct AssetProcessor: Sendable {
 
     /// Processes the file at `url`. Never throws: failures are in the result's `error`.
     public func process(fileAt url: URL) async -> AssetResult {
-        await guarded(name: url.path) { self.processBlocking(fileAt: url) }
+        await guarded(name: url.path) { stop in self.processBlocking(fileAt: url, stop: stop) }
     }
 
     /// Processes bytes in memory (an upload), stills and movies alike. `filename` is the
@@ -48,10 +50,10 @@ public struct AssetProcessor: Sendable {
     /// again. With `options.readsMetadata` off, a still's metadata is not read.
     public func process(data: [UInt8], filename: String, modified: Double? = nil, sha256: String? = nil,
                         deadlineSeconds: Double? = nil) async -> AssetResult {
-        await guarded(name: filename, deadlineSeconds: deadlineSeconds) {
+        await guarded(name: filename, deadlineSeconds: deadlineSeconds) { stop in
             self.process(ProbedAsset(data: data, name: filename, modified: modified, maxPixels: self.options.maxPixels,
                                      readsMetadata: self.options.readsMetadata),
-                         embeddedMotion: true, knownSHA256: sha256)
+                         embeddedMotion: true, knownSHA256: sha256, stop: stop)
         }
     }
 
@@ -80,25 +82,26 @@ public struct AssetProcessor: Sendable {
 
     private func processInPlace<Bytes: Collection<UInt8> & Sendable>(_ bytes: Bytes, filename: String, modified: Double?,
                                                                      deadlineSeconds: Double?) async -> AssetResult {
-        await guarded(name: filename, deadlineSeconds: deadlineSeconds) {
+        await guarded(name: filename, deadlineSeconds: deadlineSeconds) { stop in
             let maxPixels = self.options.maxPixels
             let readsMetadata = self.options.readsMetadata
             // The probe lives and dies inside the closure: nothing keeps the pointer past it.
             return bytes.withContiguousStorageIfAvailable { buffer in
                 self.process(ProbedAsset(borrowing: UnsafeRawBufferPointer(buffer), name: filename, modified: modified,
-                                         keepMediaOpen: true, maxPixels: maxPixels, readsMetadata: readsMetadata))
+                                         keepMediaOpen: true, maxPixels: maxPixels, readsMetadata: readsMetadata),
+                             embeddedMotion: true, stop: stop)
             } ?? self.process(ProbedAsset(data: [UInt8](bytes), name: filename, modified: modified, maxPixels: maxPixels,
-                                          readsMetadata: readsMetadata))
+                                          readsMetadata: readsMetadata), embeddedMotion: true, stop: stop)
         }
     }
 
     /// Runs `work` in a slot of the executor under a fresh `DecodeGuard` that the calling
-    /// task's cancellation trips. A caller cancelled while waiting, or refused by a full
-    /// queue, gets a result whose error says so (stage `read`: nothing was read).
+    /// task's cancellation trips, handed to `work`. A caller cancelled while waiting, or
+    /// refused by a full queue, gets a result whose error says so (stage `read`: nothing was read).
     private func guarded(name: String, deadlineSeconds: Double? = nil,
-                         _ work: @escaping @Sendable () -> AssetResult) async -> AssetResult {
+                         _ work: @escaping @Sendable (DecodeGuard) -> AssetResult) async -> AssetResult {
         let stop = DecodeGuard(deadlineSeconds: deadlineSeconds)
-        switch await executor.run(under: stop, work) {
+        switch await executor.run(under: stop, { work(stop) }) {
         case .success(let result):
             return result
         case .failure(let refusal):
@@ -111,23 +114,37 @@ public struct AssetProcessor: Sendable {
         }
     }
 
-    /// The same as `process(fileAt:)`, on the calling thread.
-    public func processBlocking(fileAt url: URL, displayName: String? = nil) -> AssetResult {
-        process(ProbedAsset.open(url, name: displayName ?? url.path, maxPixels: options.maxPixels))
+    /// The same as `process(fileAt:)`, on the calling thread, stopped by `stop` (see `entered`).
+    public func processBlocking(fileAt url: URL, displayName: String? = nil, stop: DecodeGuard? = nil) -> AssetResult {
+        entered(stop) { stop in
+            process(ProbedAsset.open(url, name: displayName ?? url.path, maxPixels: options.maxPixels),
+                    embeddedMotion: true, stop: stop)
+        }
     }
 
     /// Loads (bytes and SHA-256 through the probe's descriptor) and processes a probed input.
     /// An Android motion photo (a still with an MP4 inside) becomes a `livePhoto` entry.
-    public func process(_ probe: ProbedAsset) -> AssetResult {
-        process(probe, embeddedMotion: true)
+    /// `stop`: see `entered`.
+    public func process(_ probe: ProbedAsset, stop: DecodeGuard? = nil) -> AssetResult {
+        entered(stop) { stop in process(probe, embeddedMotion: true, stop: stop) }
     }
 
-    private func process(_ probe: ProbedAsset, embeddedMotion: Bool, knownSHA256: String? = nil) -> AssetResult {
+    /// The guard a blocking entry point runs under, handed to `body`: `stop`, installed on
+    /// the calling thread for the C-backed layers' callbacks while `body` runs; without one,
+    /// the guard the caller installed itself (`DecodeGuard.install`), if any. The only place
+    /// the pipeline asks the thread for its guard: the blocking API's compatibility door.
+    private func entered<T>(_ stop: DecodeGuard?, _ body: (DecodeGuard?) -> T) -> T {
+        guard let stop else { return body(DecodeGuard.current) }
+        return stop.install { body(stop) }
+    }
+
+    private func process(_ probe: ProbedAsset, embeddedMotion: Bool, knownSHA256: String? = nil,
+                         stop: DecodeGuard?) -> AssetResult {
         var clock = StageClock()
         var result = AssetResult(probe: probe, includeLocation: options.includeLocation)
         let content: SourceFile
         do throws(AssetError) {
-            try DecodeGuard.checkCurrent(file: probe.name, stage: .read)
+            try stop?.check(file: probe.name, stage: .read)
             content = try probe.load(maxBytes: options.maxBytes, knownSHA256: knownSHA256)
         } catch {
             result.error = error
@@ -137,36 +154,38 @@ public struct AssetProcessor: Sendable {
         result.sha256 = content.sha256
         result.bytes = content.size
         result.timings.read = clock.lap()
-        return process(probe, content: content, into: result, embeddedMotion: embeddedMotion)
+        return process(probe, content: content, into: result, embeddedMotion: embeddedMotion, stop: stop)
     }
 
     /// Processes a probed input whose content is already loaded (a batch loads first to
-    /// decide whether an earlier result can be reused).
-    public func process(_ probe: ProbedAsset, content: SourceFile) -> AssetResult {
-        process(probe, content: content, embeddedMotion: true)
+    /// decide whether an earlier result can be reused). `stop`: see `entered`.
+    public func process(_ probe: ProbedAsset, content: SourceFile, stop: DecodeGuard? = nil) -> AssetResult {
+        entered(stop) { stop in process(probe, content: content, embeddedMotion: true, stop: stop) }
     }
 
-    private func process(_ probe: ProbedAsset, content: SourceFile, embeddedMotion: Bool) -> AssetResult {
+    private func process(_ probe: ProbedAsset, content: SourceFile, embeddedMotion: Bool,
+                         stop: DecodeGuard?) -> AssetResult {
         var result = AssetResult(probe: probe, includeLocation: options.includeLocation)
         result.sha256 = content.sha256
         result.bytes = content.size
-        return process(probe, content: content, into: result, embeddedMotion: embeddedMotion)
+        return process(probe, content: content, into: result, embeddedMotion: embeddedMotion, stop: stop)
     }
 
     private func process(_ probe: ProbedAsset, content: SourceFile, into start: AssetResult,
-                         embeddedMotion: Bool) -> AssetResult {
-        var result = decodeAndRender(probe, content: content, into: start)
+                         embeddedMotion: Bool, stop: DecodeGuard?) -> AssetResult {
+        var result = decodeAndRender(probe, content: content, into: start, stop: stop)
         // A motion photo: the still's renditions plus the embedded MP4's poster, one entry.
         if embeddedMotion, result.error == nil, probe.embeddedMotion != nil,
            let motion = probe.embeddedMotionProbe(maxPixels: options.maxPixels) {
             finishLivePhoto(&result, motion: motion, motionContent: Result { () throws(AssetError) in try motion.load() },
-                            pairedBy: .embedded)
+                            pairedBy: .embedded, stop: stop)
         }
         AssetTelemetry.record(result, logger: logger)
         return result
     }
 
-    private func decodeAndRender(_ probe: ProbedAsset, content: SourceFile, into start: AssetResult) -> AssetResult {
+    private func decodeAndRender(_ probe: ProbedAsset, content: SourceFile, into start: AssetResult,
+                                 stop: DecodeGuard?) -> AssetResult {
         var result = start
         if let error = probe.error {
             // A kind registered at run time may read what the sniffer does not recognise.
@@ -175,7 +194,7 @@ public struct AssetProcessor: Sendable {
                 result.error = error
                 return result
             }
-            return process(source, name: probe.name, into: result)
+            return render(source, name: probe.name, into: result, stop: stop)
         }
         guard let source = sources.source(for: probe, content: content) else {
             result.error = AssetError(file: probe.name, stage: .sniff, reason: .unsupportedFormat,
@@ -184,15 +203,21 @@ public struct AssetProcessor: Sendable {
                                         : "no source reads \(probe.format?.rawValue ?? "this format")")
             return result
         }
-        return process(source, name: probe.name, into: result)
+        return render(source, name: probe.name, into: result, stop: stop)
     }
 
     /// Runs any source (a file's, or one without a file such as a rendered card) through its
-    /// decode and the shared rendition step.
-    public func process(_ source: some ImageSource, name: String, into start: AssetResult? = nil) -> AssetResult {
+    /// decode and the shared rendition step. `stop`: see `entered`.
+    public func process(_ source: some ImageSource, name: String, into start: AssetResult? = nil,
+                        stop: DecodeGuard? = nil) -> AssetResult {
+        entered(stop) { stop in render(source, name: name, into: start, stop: stop) }
+    }
+
+    private func render(_ source: some ImageSource, name: String, into start: AssetResult?,
+                        stop: DecodeGuard?) -> AssetResult {
         var result = start ?? AssetResult(source: name)
         run(source, specs: options.renditions, analyzeColors: options.analyzeColors, name: name,
-            movie: movieAttachment(role: Self.notificationVideoRole), audio: audioAttachment, into: &result)
+            movie: movieAttachment(role: Self.notificationVideoRole), audio: audioAttachment, stop: stop, into: &result)
         return result
     }
 
@@ -218,17 +243,19 @@ public struct AssetProcessor: Sendable {
 
     private func run(_ source: some ImageSource, specs: [RenditionSpec], analyzeColors: Bool, name: String,
                      movie: MovieAttachmentRequest? = nil, audio: AudioAttachmentRequest? = nil,
-                     into result: inout AssetResult) {
+                     stop: DecodeGuard?, into result: inout AssetResult) {
         var clock = StageClock()
         do throws(AssetError) {
-            try DecodeGuard.checkCurrent(file: name, stage: .decode)
+            try stop?.check(file: name, stage: .decode)
             var plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels,
                                   timeoutSeconds: options.timeoutSeconds, movieAttachment: movie,
                                   audioAttachment: audio)
             plan.maxTiledPixels = options.maxTiledPixels
+            plan.stop = stop
             let image = try source.decode(plan: plan, into: &result)
             result.timings.decode += clock.lap()
-            try RenditionStep.run(image, specs: specs, analyzeColors: analyzeColors, name: name, into: &result)
+            try RenditionStep.run(image, specs: specs, analyzeColors: analyzeColors, name: name, stop: stop,
+                                  into: &result)
             // Attachments a source made during its decode (an animation's GIF, a movie's MP4)
             // take their spec's place in the list; those without a spec (movies) come last.
             let order = Dictionary(specs.enumerated().map { ($1.role, $0) }, uniquingKeysWith: { first, _ in first })
@@ -242,7 +269,11 @@ public struct AssetProcessor: Sendable {
             result.placeholder = nil
             // A stop makes libvips and libav fail with their own words ("killed", "timed
             // out"); the caller gets the guard's typed reason, in the stage that was running.
-            result.error = DecodeGuard.currentStop(file: name, stage: error.stage) ?? error
+            if let stop, let reason = stop.stopReason {
+                result.error = stop.error(file: name, stage: error.stage, reason: reason)
+            } else {
+                result.error = error
+            }
         }
     }
 
@@ -254,23 +285,27 @@ public struct AssetProcessor: Sendable {
     /// cannot be read does not lose the still: its error goes to `livePhoto.motionError`.
     /// The capture date is the still's, or the movie's when the still has only a file time.
     public func process(livePhoto still: ProbedAsset, motion: ProbedAsset,
-                        pairedBy: LivePhotoRecord.PairedBy) -> AssetResult {
-        var result = process(still, embeddedMotion: false)
-        finishLivePhoto(&result, motion: motion, motionContent: Result { () throws(AssetError) in try motion.load() },
-                        pairedBy: pairedBy)
-        return result
+                        pairedBy: LivePhotoRecord.PairedBy, stop: DecodeGuard? = nil) -> AssetResult {
+        entered(stop) { stop in
+            var result = process(still, embeddedMotion: false, stop: stop)
+            finishLivePhoto(&result, motion: motion, motionContent: Result { () throws(AssetError) in try motion.load() },
+                            pairedBy: pairedBy, stop: stop)
+            return result
+        }
     }
 
     /// `process(livePhoto:…)` with both contents already loaded.
     func process(livePhoto still: ProbedAsset, stillContent: SourceFile, motion: ProbedAsset,
-                 motionContent: Result<SourceFile, AssetError>, pairedBy: LivePhotoRecord.PairedBy) -> AssetResult {
-        var result = process(still, content: stillContent, embeddedMotion: false)
-        finishLivePhoto(&result, motion: motion, motionContent: motionContent, pairedBy: pairedBy)
+                 motionContent: Result<SourceFile, AssetError>, pairedBy: LivePhotoRecord.PairedBy,
+                 stop: DecodeGuard?) -> AssetResult {
+        var result = process(still, content: stillContent, embeddedMotion: false, stop: stop)
+        finishLivePhoto(&result, motion: motion, motionContent: motionContent, pairedBy: pairedBy, stop: stop)
         return result
     }
 
     private func finishLivePhoto(_ result: inout AssetResult, motion: ProbedAsset,
-                                 motionContent: Result<SourceFile, AssetError>, pairedBy: LivePhotoRecord.PairedBy) {
+                                 motionContent: Result<SourceFile, AssetError>, pairedBy: LivePhotoRecord.PairedBy,
+                                 stop: DecodeGuard?) {
         result.kind = .livePhoto
         var record = LivePhotoRecord(motionSource: motion.name, pairedBy: pairedBy)
         defer { result.livePhoto = record }
@@ -311,7 +346,7 @@ public struct AssetProcessor: Sendable {
         }
         let source = VideoSource(probe: motion, content: content)
         run(source, specs: [spec], analyzeColors: false, name: motion.name,
-            movie: movieAttachment(role: Self.notificationMotionRole), into: &motionResult)
+            movie: movieAttachment(role: Self.notificationMotionRole), stop: stop, into: &motionResult)
         result.timings = result.timings + motionResult.timings
         result.video = motionResult.video
         if let error = motionResult.error {

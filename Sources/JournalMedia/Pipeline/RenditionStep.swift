@@ -7,16 +7,16 @@ import JournalMediaImaging
 /// rendition spec, all from the one decoded image in memory.
 ///
 /// Runs on the processor's worker thread right after a source's `decode`. Costs the
-/// analysis (a few milliseconds) plus one resize and one encode per spec. Checks the
-/// thread's `DecodeGuard` before the analysis and before each rendition.
+/// analysis (a few milliseconds) plus one resize and one encode per spec. Checks `stop` (the
+/// asset's `DecodeGuard`, handed down by the caller) before the analysis and before each rendition.
 public enum RenditionStep {
     /// Fills `result.colors`, `result.placeholder` (when `analyzeColors`) and appends one
     /// rendition per spec. Throws `analyze` or `encode` errors naming `name`.
     public static func run(_ image: SourceImage, specs: [RenditionSpec], analyzeColors: Bool, name: String,
-                           into result: inout AssetResult) throws(AssetError) {
+                           stop: DecodeGuard? = nil, into result: inout AssetResult) throws(AssetError) {
         var clock = StageClock()
         if analyzeColors {
-            try DecodeGuard.checkCurrent(file: name, stage: .analyze)
+            try stop?.check(file: name, stage: .analyze)
             let pixels: AnalysisPixels
             do throws(VipsError) { pixels = try AnalysisPixels(image.decoded) } catch {
                 throw AssetError(file: name, stage: .analyze, message: error.message)
@@ -29,7 +29,7 @@ public enum RenditionStep {
         }
         // A source may have made a spec's rendition itself (an animation's GIF attachment).
         for spec in specs where !result.renditions.contains(where: { $0.role == spec.role }) {
-            try DecodeGuard.checkCurrent(file: name, stage: .encode)
+            try stop?.check(file: name, stage: .encode)
             do throws(VipsError) {
                 result.renditions.append(try RenditionRenderer.render(
                     image.decoded, spec: spec, sourceWidth: image.width, sourceHeight: image.height,
@@ -38,6 +38,6 @@ public enum RenditionStep {
         }
         result.timings.encode += clock.lap()
         // A stop that came during the last encode is still the caller's answer.
-        try DecodeGuard.checkCurrent(file: name, stage: .encode)
+        try stop?.check(file: name, stage: .encode)
     }
 }

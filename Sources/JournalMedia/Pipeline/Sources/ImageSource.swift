@@ -59,6 +59,10 @@ public struct DecodePlan: Sendable {
     public var movieAttachment: MovieAttachmentRequest?
     /// An audio notification attachment to encode from an audio file (when asked for).
     public var audioAttachment: AudioAttachmentRequest?
+    /// The asset's stop signal (its caller's cancellation, a request's deadline), handed down
+    /// to the decode: a source's own deadlines are its children. nil: nothing stops it but
+    /// `timeoutSeconds`.
+    public var stop: DecodeGuard?
 
     public init(renditions: [RenditionSpec], maxPixels: Int = Defaults.maxPixels,
                 timeoutSeconds: Double = Defaults.decodeTimeoutSeconds,
