@@ -34,6 +34,7 @@ public enum FormatRegistry {
         MP3Format(),
         ADTSFormat(),
         SVGFormat(),
+        FITSFormat(),
     ]
 
     /// `handlers` in the order `sniff` asks them.
