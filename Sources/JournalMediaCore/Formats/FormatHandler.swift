@@ -88,9 +88,15 @@ public struct FormatDescription: Sendable {
     public var container: ContainerLayout?
     /// Where `MetadataBlocks` finds EXIF and XMP; nil when it does not look.
     public var metadata: MetadataLayout?
+    /// The half of an Apple Live Photo a file of this format can be (`LivePhotoPairer`); nil: neither.
+    public var livePhoto: LivePhotoPart?
+
+    /// The halves of a Live Photo.
+    public enum LivePhotoPart: Sendable, Equatable { case still, motion }
 
     public init(_ format: SourceFormat, mediaType: String, suffixes: [String], kind: FormatKind,
-                still: StillLoading? = nil, container: ContainerLayout? = nil, metadata: MetadataLayout? = nil) {
+                still: StillLoading? = nil, container: ContainerLayout? = nil, metadata: MetadataLayout? = nil,
+                livePhoto: LivePhotoPart? = nil) {
         self.format = format
         self.mediaType = mediaType
         self.suffixes = suffixes
@@ -98,5 +104,6 @@ public struct FormatDescription: Sendable {
         self.still = still
         self.container = container
         self.metadata = metadata
+        self.livePhoto = livePhoto
     }
 }

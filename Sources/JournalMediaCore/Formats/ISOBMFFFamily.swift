@@ -6,13 +6,13 @@ struct ISOBMFFFamily: FormatHandler {
     let priority = FormatPriority.signature
     let formats = [
         FormatDescription(.heic, mediaType: "image/heic", suffixes: ["heic", "heif", "hif"], kind: .still,
-                          still: StillLoading(loader: "heifload_buffer", wholeImage: .heifRules),
-                          container: .isoBMFFBoxes, metadata: .heifItems),
+                          still: StillLoading(loader: "heifload_buffer", wholeImage: .heifRules, appliesOwnOrientation: true),
+                          container: .isoBMFFBoxes, metadata: .heifItems, livePhoto: .still),
         FormatDescription(.avif, mediaType: "image/avif", suffixes: ["avif"], kind: .still,
-                          still: StillLoading(loader: "heifload_buffer", wholeImage: .heifRules),
+                          still: StillLoading(loader: "heifload_buffer", wholeImage: .heifRules, appliesOwnOrientation: true),
                           container: .isoBMFFBoxes, metadata: .heifItems),
-        FormatDescription(.mov, mediaType: "video/quicktime", suffixes: ["mov", "qt"], kind: .video),
-        FormatDescription(.mp4, mediaType: "video/mp4", suffixes: ["mp4"], kind: .video),
+        FormatDescription(.mov, mediaType: "video/quicktime", suffixes: ["mov", "qt"], kind: .video, livePhoto: .motion),
+        FormatDescription(.mp4, mediaType: "video/mp4", suffixes: ["mp4"], kind: .video, livePhoto: .motion),
         FormatDescription(.m4v, mediaType: "video/x-m4v", suffixes: ["m4v"], kind: .video),
         FormatDescription(.threeGP, mediaType: "video/3gpp", suffixes: ["3gp", "3g2"], kind: .video),
         FormatDescription(.m4a, mediaType: "audio/mp4", suffixes: ["m4a", "m4b", "m4p"], kind: .audio),

@@ -45,6 +45,9 @@ public struct StillLoading: Sendable {
     public var wholeImage: WholeImage = .never
     /// Scene-referred floats (linear light, no fixed white): shown through `LinearLightExposure`.
     public var linearLight = false
+    /// The decoder applies the file's own rotation and mirroring (libheif's `irot`/`imir`), so
+    /// an XMP sidecar's orientation is never applied on top (`SidecarOrientation`).
+    public var appliesOwnOrientation = false
     /// The order the loader returns the rows in: upright, or bottom-up as the file stores them
     /// (the decode then flips them right after the load).
     public var rowOrder: RowOrder = .upright
@@ -69,7 +72,7 @@ public struct StillLoading: Sendable {
 
     public init(loader: String, input: Input = .buffer, viaImageMagick: Bool = false, page: Page = .first,
                 loadsWhole: Bool = false, wholeImage: WholeImage? = nil, linearLight: Bool = false,
-                rowOrder: RowOrder = .upright) {
+                rowOrder: RowOrder = .upright, appliesOwnOrientation: Bool = false) {
         self.loader = loader
         self.input = input
         self.viaImageMagick = viaImageMagick
@@ -78,6 +81,7 @@ public struct StillLoading: Sendable {
         self.wholeImage = wholeImage ?? (loadsWhole ? .always : .never)
         self.linearLight = linearLight
         self.rowOrder = rowOrder
+        self.appliesOwnOrientation = appliesOwnOrientation
     }
 }
 
