@@ -111,14 +111,14 @@ package enum ImageDecoder {
         // before it shrinks as well, so the work is the same.
         let cmykFirst = convertsCMYKThroughICC(header, colourManaged: colourManaged)
         if header.format.loadsWhole || cmykFirst || primaryImage, let loader = ImageHeaderReader.loaderName(for: header.format) {
-            // ImageMagick (BMP, ICO), JPEG 2000, Netpbm/PFM, OpenEXR and Radiance loaders are
-            // called by name (never picked by content) without shrink-on-load (`loadsWhole`):
-            // load, then thumbnail the image. Linear-light formats are first exposed for display.
+            // Loaders without shrink-on-load (`StillLoading.loadsWhole`) are called by name
+            // (never picked by content): load, turn the rows upright if the loader returns them
+            // as stored, then thumbnail the image. Linear-light formats are first exposed for display.
             let load = try ImageHeaderReader.loaderCall(loader, bytes: bytes, format: header.format)
-            if header.format != .bmp && header.format != .ico { try load.set("fail_on", .nick(failOn.rawValue)) }
+            if header.format.handling.still?.viaImageMagick != true { try load.set("fail_on", .nick(failOn.rawValue)) }
             try load.build()
             wholeLoad = load
-            var loaded = try load.outputImage()
+            var loaded = try StoredRowOrder.upright(try load.outputImage(), format: header.format)
             if header.format.isLinearLight {
                 loaded = try LinearLightExposure.displayReferred(loaded, format: header.format)
             }

@@ -52,28 +52,9 @@ package struct ImageHeader {
 /// Runs once per asset before decoding; costs the header parse only (for JPEG the markers,
 /// for HEIC the box structure), not the pixels.
 package enum ImageHeaderReader {
-    /// The libvips loader for an image format; nil for video and audio formats.
-    static func loaderName(for format: SourceFormat) -> String? {
-        switch format {
-        // Raw files are decoded from their embedded JPEG preview, handed over as a JPEG.
-        case .jpeg, .dng, .cr2, .nef, .arw, .orf, .raf, .rw2: "jpegload_buffer"
-        case .jxl: "jxlload_buffer"
-        case .bmp, .ico: "magickload_buffer"
-        case .jp2: "jp2kload_buffer"
-        // libvips 8.14 reads Netpbm only from a file or a source, OpenEXR only from a file.
-        case .pnm, .pfm: "ppmload_source"
-        case .exr: "openexrload"
-        case .hdr: "radload_buffer"
-        case .png: "pngload_buffer"
-        case .webp: "webpload_buffer"
-        case .gif: "gifload_buffer"
-        case .tiff: "tiffload_buffer"
-        case .heic, .avif: "heifload_buffer"
-        case .svg: "svgload_buffer"
-        case .pdf: "pdfload_buffer"
-        case .mov, .mp4, .m4v, .threeGP, .m4a, .mp3, .flac, .ogg, .avi, .mpegTS, .mkv, .webm, .psd, .dv, .wav, .aiff, .flv, .mxf, .aac: nil
-        }
-    }
+    /// The libvips loader for an image format (its handler's `StillLoading.loader`); nil for
+    /// video, audio and metadata-only formats.
+    static func loaderName(for format: SourceFormat) -> String? { format.handling.still?.loader }
 
     package static func read(_ bytes: UnsafeRawBufferPointer, format: SourceFormat) throws(VipsError) -> ImageHeader {
         guard let loader = loaderName(for: format) else { throw VipsError(message: "not an image format") }
@@ -98,7 +79,7 @@ package enum ImageHeaderReader {
         header.highBitDepth = image.format == VIPS_FORMAT_USHORT || image.format == VIPS_FORMAT_FLOAT
             || format.isLinearLight
         // Radiance pixels are packed RGBE (4 bytes, no alpha); OpenEXR's alpha is kept as a channel.
-        if format == .hdr { header.hasAlpha = false; header.colourSpace = .rgb }
+        if image.pointer.pointee.Coding == VIPS_CODING_RAD { header.hasAlpha = false; header.colourSpace = .rgb }
         if header.hasProfile, space == .rgb, SRGBProfileMatch.matches(image) {
             header.profileIsSRGB = true
         } else if header.hasProfile {
@@ -139,28 +120,31 @@ package enum ImageHeaderReader {
                            bands: 3, hasAlpha: false, colourSpace: .rgb, hasProfile: profile)
     }
 
-    /// The load operation for `bytes`, with its input set: for ICO, the largest image of the
-    /// icon (ImageMagick's page of the same index); BMP and ICO through ImageMagick's loader,
-    /// made available on first use; Netpbm and PFM through a source over the bytes; OpenEXR
-    /// through a memfd holding a copy of them (`MemoryFile`). The source or memfd is retained
+    /// The load operation for `bytes`, with its input set as the format's handler says
+    /// (`StillLoading.input`): a buffer, a source over the bytes, or a memfd holding a copy of
+    /// them (`MemoryFile`); ImageMagick's loader made available on first use; for an icon, its
+    /// largest image (ImageMagick's page of the same index). The source or memfd is retained
     /// by the returned call: keep it alive until the pixels are computed.
     static func loaderCall(_ loader: String, bytes: UnsafeRawBufferPointer,
                            format: SourceFormat) throws(VipsError) -> VipsOperationCall {
-        if format == .bmp || format == .ico { try VipsRuntime.ensureMagickLoader() }
+        let still = format.handling.still
+        if still?.viaImageMagick == true { try VipsRuntime.ensureMagickLoader() }
         let load = try VipsOperationCall(loader)
-        switch format {
-        case .pnm, .pfm:
+        switch still?.input ?? .buffer {
+        case .source:
             let source = try VipsMemorySource(borrowing: bytes)
             try load.set("source", .source(source))
             load.retained.append(source)
-        case .exr:
-            let file = try MemoryFile(copying: bytes, name: "exr")
+        case .memoryFile(let name):
+            let file = try MemoryFile(copying: bytes, name: name)
             try load.set("filename", .string(file.path))
             load.retained.append(file)
-        default:
+        case .buffer:
             try load.set("buffer", .borrowedBlob(bytes))
         }
-        if format == .ico, let page = IconDirectory.largestImage(bytes), page > 0 { try load.set("page", .int(page)) }
+        if still?.page == .largestIconEntry, let page = IconDirectory.largestImage(bytes), page > 0 {
+            try load.set("page", .int(page))
+        }
         return load
     }
 
@@ -246,9 +230,7 @@ enum IconDirectory {
 
 extension SourceFormat {
     /// Formats the pipeline loads whole and then shrinks (`thumbnail_image`): their loaders
-    /// have no shrink-on-load and are called by name, never picked by content. JPEG 2000 has
-    /// resolution levels, but libvips' `thumbnail` picks a level too small when the
-    /// target is larger than the image and `size=down` (a 240×160 JP2 asked to fit 1024 came
-    /// out 120×80), so it is loaded whole too.
-    package var loadsWhole: Bool { [.bmp, .ico, .pnm, .pfm, .exr, .hdr, .jp2].contains(self) }
+    /// have no shrink-on-load and are called by name, never picked by content
+    /// (`StillLoading.loadsWhole`).
+    package var loadsWhole: Bool { handling.still?.loadsWhole ?? false }
 }

@@ -41,17 +41,13 @@ package enum LinearLightExposure {
         value <= knee ? value : 1 - (1 - knee) * exp(-(value - knee) / (1 - knee))
     }
 
-    /// `image` as loaded from a `format` file, exposed and rolled off, tagged scRGB: Radiance's
-    /// packed RGBE unpacked to floats; a PFM turned right way up when libvips is 8.14 or older
-    /// (it reads the rows top-down, while the format stores them bottom-up, as Netpbm's and
-    /// Debevec's definitions say) and tagged linear (8.14 tags it sRGB); grey made three bands.
+    /// `image` as loaded from a `format` file (rows already upright, `StoredRowOrder`), exposed
+    /// and rolled off, tagged scRGB: Radiance's packed RGBE unpacked to floats; a PFM tagged
+    /// linear (8.14 tags it sRGB); grey made three bands.
     package static func displayReferred(_ image: VipsImageHandle, format: SourceFormat) throws(VipsError) -> VipsImageHandle {
         var image = image
-        if format == .hdr, vips_image_get_coding(image.pointer) == VIPS_CODING_RAD {
+        if vips_image_get_coding(image.pointer) == VIPS_CODING_RAD {
             image = try call("rad2float", [("in", .image(image))])
-        }
-        if format == .pfm, libvipsReadsFloatMapsTopDown {
-            image = try call("flip", [("in", .image(image)), ("direction", .nick("vertical"))])
         }
         let colourBands = image.bands >= 3 ? 3 : 1
         var colour = try bands(of: image, from: 0, count: colourBands)
@@ -69,13 +65,6 @@ package enum LinearLightExposure {
             result = try call("bandjoin", [("in", .images([result, alpha]))])
         }
         return result
-    }
-
-    /// libvips before 8.15 reads a PFM's rows in file order (top-down); later releases were
-    /// changed to follow the format (libvips issue 3885). The samples' test checks the result.
-    static var libvipsReadsFloatMapsTopDown: Bool {
-        let major = vips_version(0), minor = vips_version(1)
-        return major < 8 || (major == 8 && minor <= 14)
     }
 
     /// The log-average luminance of a three-band float image (one pass over its pixels).

@@ -12,8 +12,9 @@ import Logging
 /// The HEIF, PDF and JPEG XL modules are opened later, with the first operation that needs
 /// them (`ensure(operation:)`).
 package enum VipsRuntime {
-    /// Loaders reachable from untrusted uploads. Everything else under `VipsForeignLoad`
-    /// (openslide, matrix, csv, fits, analyze, raw, vips, mat) is blocked; ImageMagick's
+    /// Loaders reachable from untrusted uploads, beside each registered format's own loader
+    /// operation (`FormatRegistry`). Everything else under `VipsForeignLoad`
+    /// (openslide, matrix, csv, analyze, raw, vips, mat) is blocked; ImageMagick's
     /// buffer loader is opened only for sniffed BMP and ICO files (`ensureMagickLoader()`).
     /// JPEG 2000, Netpbm/PFM and Radiance are read from memory only (their file variants stay
     /// blocked, `blockedFileLoaders`); OpenEXR has only a file loader, given a memfd
@@ -60,6 +61,13 @@ package enum VipsRuntime {
         VipsInterrupt.connectDrawingStop()
         vips_operation_block_set("VipsForeignLoad", 1)
         for loader in allowedLoaders { vips_operation_block_set(loader, 0) }
+        // Each registered still format's own loader operation (`StillLoading.loader`), exactly
+        // that class; one in a module not loaded yet (HEIF, PDF, JPEG XL, ImageMagick) is found
+        // by `allowedLoaders` or `ensureMagickLoader` instead.
+        for loader in Set(SourceFormat.allCases.compactMap { $0.handling.still?.loader }) {
+            let type = vips_type_find("VipsOperation", loader)
+            if type != 0, let name = g_type_name(type) { vips_operation_block_set(name, 0) }
+        }
         for loader in blockedFileLoaders { vips_operation_block_set(loader, 1) }
         return true
     }()

@@ -33,19 +33,31 @@ package struct ContainerOverrun: Error, Equatable, Sendable {
 /// and their strip/tile tables. Movies are not checked here: libav reads a truncated movie's
 /// complete frames, and its demuxers bound their own reads.
 package enum ContainerBounds {
-    /// The first overrun in `source` read as `format`, or nil when every declared size fits.
+    /// The first overrun in `source` read as `format` (walked as its handler's `ContainerLayout`),
+    /// or nil when every declared size fits.
     package static func check(_ source: some ByteSource, format: SourceFormat) -> ContainerOverrun? {
-        switch format {
-        case .png: png(source)
-        case .jpeg: jpeg(source)
-        case .webp: riff(source)
-        case .heic, .avif: isoBMFF(source)
-        case .tiff: tiff(source)
-        case .bmp: bmp(source)
-        case .ico: ico(source)
-        case .pnm, .pfm: anymap(source)
-        default: nil
+        switch format.handling.container {
+        case .pngChunks: png(source)
+        case .jpegSegments: jpeg(source)
+        case .riffChunks: riff(source)
+        case .isoBMFFBoxes: isoBMFF(source)
+        case .tiffDirectories: tiff(source)
+        case .bmpHeader: bmp(source)
+        case .iconDirectory: ico(source)
+        case .portableAnymap: anymap(source)
+        case .declaredLength(let container, let length): declared(source, container: container, length: length)
+        case nil: nil
         }
+    }
+
+    /// A file whose header declares its whole length (`ContainerLayout.declaredLength`): it
+    /// must hold that many bytes.
+    static func declared(_ source: some ByteSource, container: String,
+                         length: (SniffHead) -> Int?) -> ContainerOverrun? {
+        guard let head = source.read(0, min(source.size, FormatSniffer.prefixLength)),
+              let declared = length(SniffHead(head)), declared > source.size else { return nil }
+        return ContainerOverrun(container: container, structure: "header", offset: 0, declared: declared,
+                                fileSize: source.size)
     }
 
     /// PNG: length (big-endian, data only), type, data, CRC, from byte 8 to `IEND`. A chunk's

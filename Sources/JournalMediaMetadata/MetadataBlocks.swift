@@ -20,26 +20,26 @@ package struct MetadataBlocks {
     /// Largest block kept (EXIF, XMP): bigger ones are treated as absent.
     static let maximumBlockSize = 16 * 1024 * 1024
 
-    /// Walks `source` as `format`. Malformed containers give whatever was found before the
+    /// Walks `source` as `format`'s handler says (`MetadataLayout`). Malformed containers give whatever was found before the
     /// damage; nothing here throws.
     package static func find(in source: some ByteSource, format: SourceFormat) -> MetadataBlocks {
-        switch format {
-        case .jpeg: JPEGMetadataSegments.blocks(in: source)
-        case .png: PNGChunks.blocks(in: source)
-        case .webp: RIFFChunks.blocks(in: source)
-        case .heic, .avif: HEIFItems.blocks(in: source)
-        case .tiff: TIFFMetadata.blocks(in: source)
+        switch format.handling.metadata {
+        case .jpegSegments: JPEGMetadataSegments.blocks(in: source)
+        case .pngChunks: PNGChunks.blocks(in: source)
+        case .riffChunks: RIFFChunks.blocks(in: source)
+        case .heifItems: HEIFItems.blocks(in: source)
+        case .tiffDirectories: TIFFMetadata.blocks(in: source)
         // Raw files: their own TIFF directories (any magic number: ORF and RW2 change it);
         // a RAF's EXIF is in the JPEG it embeds.
-        case .dng, .cr2, .nef, .arw, .orf, .rw2: TIFFMetadata.blocks(in: source, anyMagic: true)
-        case .raf:
+        case .rawTIFFDirectories: TIFFMetadata.blocks(in: source, anyMagic: true)
+        case .rafEmbeddedJPEG:
             if let offset = source.uint32BE(84), let length = source.uint32BE(88) {
                 JPEGMetadataSegments.blocks(in: WindowBytes(source, start: offset, length: length))
             } else {
                 MetadataBlocks()
             }
-        case .psd: PSDResources.blocks(in: source)
-        default: MetadataBlocks()
+        case .photoshopResources: PSDResources.blocks(in: source)
+        case nil: MetadataBlocks()
         }
     }
 

@@ -139,4 +139,48 @@ import Testing
         gate.open()
         try await holder.value
     }
+
+    /// A batch runs its probes and units on the executor it is given (one scheduler for the
+    /// CLI, the library and the service): the executor's counters show every unit and probe
+    /// worker, and the batch keeps no more than `jobs` of them in it at once, though the
+    /// executor would admit more.
+    @Test func aBatchRunsItsUnitsOnTheExecutor() async throws {
+        let root = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let input = root.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: input, withIntermediateDirectories: true)
+        let samples = ["cmyk.jpg", "orientation-6-gps-p3.jpg", "alpha-disc.png", "scene.webp", "scene.gif", "icon.svg"]
+        try TestSupport.copySamples(samples, to: input)
+        let executor = AssetExecutor(maxConcurrentAssets: 4, label: "batch-test")
+        var configuration = BatchConfiguration(jobs: 2)
+        configuration.executor = executor
+        let manifest = try await Batch(inputs: [input], output: root.appendingPathComponent("out"),
+                                       configuration: configuration).run()
+        #expect(manifest.summary.succeeded == samples.count)
+        let counters = executor.counters
+        #expect(counters.completed == samples.count + 2, "six units and two probe workers ran in its slots")
+        #expect(counters.peakRunning >= 1 && counters.peakRunning <= 2, "jobs bounds the batch: \(counters)")
+        #expect(counters.running == 0 && counters.waiting == 0)
+    }
+
+    /// The guard is handed to the processor, not read from the thread: a guard installed on a
+    /// thread by earlier work (another asset's, cancelled) does not stop the next asset given
+    /// its own guard there, an explicit cancelled guard stops its asset on a thread with none,
+    /// and neither is left installed afterwards.
+    @Test func anAssetsGuardDoesNotLeakToTheNextOnTheSameThread() throws {
+        let processor = AssetProcessor()
+        let url = TestSupport.sample("cmyk.jpg")
+        let cancelled = DecodeGuard()
+        cancelled.cancel()
+        let (mine, stopped) = cancelled.install {
+            (processor.processBlocking(fileAt: url, stop: DecodeGuard()), processor.processBlocking(fileAt: url))
+        }
+        #expect(mine.error == nil, "another asset's cancelled guard stopped this one: \(String(describing: mine.error))")
+        #expect(stopped.error?.reason == .cancelled, "without its own guard, the caller's installed one still counts")
+        #expect(DecodeGuard.current == nil)
+        let explicit = processor.processBlocking(fileAt: url, stop: cancelled)
+        #expect(explicit.error?.reason == .cancelled)
+        #expect(DecodeGuard.current == nil, "the explicit guard is not left on the thread")
+        #expect(processor.processBlocking(fileAt: url).error == nil)
+    }
 }

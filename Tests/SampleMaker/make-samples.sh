@@ -3,7 +3,7 @@
 # libheif, librsvg/cairo) driven by the vips, exiftool and rsvg-convert command-line tools.
 # The samples are committed; this script documents how they were made and is not run by
 # the build. Needs: libvips-tools libimage-exiftool-perl librsvg2-bin python3-numpy
-# libopenjp2-tools.
+# libopenjp2-tools netpbm.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/../../Samples}
@@ -118,6 +118,9 @@ vips colourspace "$work/small.ppm" "$work/small-grey.v" b-w
 vips copy "$work/small-grey.v" "$work/small-grey.pgm"
 opj_compress -i "$work/small-grey.pgm" -o "$out/limits/grey-subsampled.jp2" -s 2,2 -r 20
 cp "$work/small.ppm" "$out/formats/scene.ppm"
+#    FITS (8-bit RGB planes, the bottom row first as the standard says): the same 96×64 scene
+#    through Netpbm's own encoder (package netpbm).
+pnmtofits "$work/small.ppm" > "$out/formats/scene.fits"
 python3 "$here/linear_light.py" pfm "$out/formats/linear.pfm"
 python3 "$here/linear_light.py" exr "$out/formats/linear.exr"
 python3 "$here/linear_light.py" exr "$work/bright.exr" 100

@@ -11,8 +11,29 @@ import Synchronization
 /// queue is refused (`Refusal.queueFull`) instead of waiting: a server answers 503 then
 /// rather than holding unbounded requests.
 ///
-/// Used by every `AssetProcessor` async call (`AssetExecutor.shared` unless the processor
-/// is given its own). Memory stays that of N assets in flight however many callers wait.
+/// The one scheduler: every `AssetProcessor` async call (`AssetExecutor.shared` unless the
+/// processor is given its own), the server's uploads and bundles, and `Batch`'s probes and
+/// work units (a fresh executor of `jobs` slots per run, or `BatchConfiguration.executor`).
+/// Memory stays that of N assets in flight however many callers wait.
+///
+/// Its policies, the same for the CLI, the library and the service:
+/// - **Stopping** — each work item runs under a `DecodeGuard` (`run(under:)`): the calling
+///   task's cancellation trips it, while waiting (the caller leaves the queue) or running (the
+///   work stops at its next check, between libvips tiles, at libav's next read). The guard is
+///   handed down the pipeline as a parameter (`DecodePlan.stop`); the one thread-local left is
+///   the bridge to the C callbacks (`DecodeGuard.install`, installed by this executor on the
+///   work's thread). A batch gives every unit its own guard under one batch guard: the CLI's
+///   first Ctrl-C (`BatchStopRequest`) admits no more units while those running finish and the
+///   manifest is written; cancelling the batch's task (the second Ctrl-C ends the process)
+///   trips the batch guard, so every unit stops.
+/// - **Deadlines** — a per-asset deadline (`--timeout`, `ProcessingOptions.timeoutSeconds`)
+///   is a child guard of the item's, given to each decode (`DeadlineThread`). A decode that
+///   cannot be stopped at its deadline is abandoned by its caller but keeps its slot
+///   (`ExecutorSlotHold`) until it returns, so abandoned work never lets more than
+///   `maxConcurrentAssets` items compute at once.
+/// - **The whole-image gate** — inside a slot, a decode that must hold a whole large image
+///   (`WholeImageDecodeGate`) runs alone, the others' decodes waiting for it; waiting for the
+///   gate ends when the item's guard says stop and does not count against the deadline.
 /// Costs one lock round per start and finish; waiting costs no thread. Publishes the
 /// gauges `journalmedia_executor_running` and `journalmedia_executor_waiting` (swift-metrics,
 /// dimension `executor` = `label`) on every change.

@@ -16,7 +16,9 @@ import JournalMediaVideo
 /// Cancellation: cancelling the task of an async call stops the work at the next stage
 /// boundary, inside a libvips computation between two tiles, and inside libav at its next
 /// I/O or packet; the result then carries an error with reason `cancelled` (the stage it
-/// stopped in). The blocking entry points honour the calling thread's `DecodeGuard` instead.
+/// stopped in). The blocking entry points take the guard as `stop:`; without one they honour
+/// a guard the caller installed on its thread (`DecodeGuard.install`), as before. The guard is
+/// then handed down the pipeline as a parameter (`DecodePlan.stop`, `RenditionStep.run`).
 public struct AssetProcessor: Sendable {
     public let options: ProcessingOptions
     /// Bounds the async calls in flight; `AssetExecutor.shared` (one asset per core) by default.
@@ -36,8 +38,8 @@ public struct AssetProcessor: Sendable {
 
     /// Runs a request in a slot of the executor. Never throws: failures are in the result's `error`.
     public func process(_ request: AssetRequest) async -> AssetResult {
-        await guarded(name: Self.name(of: request.input), deadlineSeconds: request.deadlineSeconds) {
-            self.run(request).result
+        await guarded(name: Self.name(of: request.input), deadlineSeconds: request.deadlineSeconds) { stop in
+            self.perform(request, stop: stop).result
         }
     }
 
@@ -94,27 +96,27 @@ public struct AssetProcessor: Sendable {
 
     private func processInPlace<Bytes: Collection<UInt8> & Sendable>(_ bytes: Bytes, filename: String, modified: Double?,
                                                                      deadlineSeconds: Double?) async -> AssetResult {
-        await guarded(name: filename, deadlineSeconds: deadlineSeconds) {
+        await guarded(name: filename, deadlineSeconds: deadlineSeconds) { stop in
             let maxPixels = self.options.maxPixels
             let readsMetadata = self.options.readsMetadata
             // The probe lives and dies inside the closure: nothing keeps the pointer past it.
             let probe = bytes.withContiguousStorageIfAvailable { buffer in
-                self.run(AssetRequest(.probed(ProbedAsset(borrowing: UnsafeRawBufferPointer(buffer), name: filename,
-                                                          modified: modified, keepMediaOpen: true, maxPixels: maxPixels,
-                                                          readsMetadata: readsMetadata), content: nil))).result
+                self.perform(AssetRequest(.probed(ProbedAsset(borrowing: UnsafeRawBufferPointer(buffer), name: filename,
+                                                              modified: modified, keepMediaOpen: true, maxPixels: maxPixels,
+                                                              readsMetadata: readsMetadata), content: nil)), stop: stop).result
             }
-            return probe ?? self.run(AssetRequest(.bytes([UInt8](bytes), name: filename, modified: modified,
-                                                          sha256: nil))).result
+            return probe ?? self.perform(AssetRequest(.bytes([UInt8](bytes), name: filename, modified: modified,
+                                                              sha256: nil)), stop: stop).result
         }
     }
 
     /// Runs `work` in a slot of the executor under a fresh `DecodeGuard` that the calling
-    /// task's cancellation trips. A caller cancelled while waiting, or refused by a full
-    /// queue, gets a result whose error says so (stage `read`: nothing was read).
+    /// task's cancellation trips, handed to `work`. A caller cancelled while waiting, or
+    /// refused by a full queue, gets a result whose error says so (stage `read`: nothing was read).
     private func guarded(name: String, deadlineSeconds: Double? = nil,
-                         _ work: @escaping @Sendable () -> AssetResult) async -> AssetResult {
+                         _ work: @escaping @Sendable (DecodeGuard) -> AssetResult) async -> AssetResult {
         let stop = DecodeGuard(deadlineSeconds: deadlineSeconds)
-        switch await executor.run(under: stop, work) {
+        switch await executor.run(under: stop, { work(stop) }) {
         case .success(let result):
             return result
         case .failure(let refusal):
@@ -127,21 +129,22 @@ public struct AssetProcessor: Sendable {
         }
     }
 
-    /// The same as `process(fileAt:)`, on the calling thread.
-    public func processBlocking(fileAt url: URL, displayName: String? = nil) -> AssetResult {
-        run(AssetRequest(.file(url, displayName: displayName))).result
+    /// The same as `process(fileAt:)`, on the calling thread, stopped by `stop` (see `entered`).
+    public func processBlocking(fileAt url: URL, displayName: String? = nil, stop: DecodeGuard? = nil) -> AssetResult {
+        run(AssetRequest(.file(url, displayName: displayName)), stop: stop).result
     }
 
     /// Loads (bytes and SHA-256 through the probe's descriptor) and processes a probed input.
     /// An Android motion photo (a still with an MP4 inside) becomes a `livePhoto` entry.
-    public func process(_ probe: ProbedAsset) -> AssetResult {
-        run(AssetRequest(.probed(probe, content: nil))).result
+    /// `stop`: see `entered`.
+    public func process(_ probe: ProbedAsset, stop: DecodeGuard? = nil) -> AssetResult {
+        run(AssetRequest(.probed(probe, content: nil)), stop: stop).result
     }
 
     /// Processes a probed input whose content is already loaded (a batch loads first to
-    /// decide whether an earlier result can be reused).
-    public func process(_ probe: ProbedAsset, content: SourceFile) -> AssetResult {
-        run(AssetRequest(.probed(probe, content: content))).result
+    /// decide whether an earlier result can be reused). `stop`: see `entered`.
+    public func process(_ probe: ProbedAsset, content: SourceFile, stop: DecodeGuard? = nil) -> AssetResult {
+        run(AssetRequest(.probed(probe, content: content)), stop: stop).result
     }
 
     /// A Live Photo: the still's renditions and colours plus the movie's poster as
@@ -149,23 +152,37 @@ public struct AssetProcessor: Sendable {
     /// cannot be read does not lose the still: its error goes to `livePhoto.motionError`.
     /// The capture date is the still's, or the movie's when the still has only a file time.
     public func process(livePhoto still: ProbedAsset, motion: ProbedAsset,
-                        pairedBy: LivePhotoRecord.PairedBy) -> AssetResult {
+                        pairedBy: LivePhotoRecord.PairedBy, stop: DecodeGuard? = nil) -> AssetResult {
         run(AssetRequest(.livePhoto(still: still, stillContent: nil, motion: motion, motionContent: nil,
-                                    pairedBy: pairedBy))).result
+                                    pairedBy: pairedBy)), stop: stop).result
     }
 
     /// `process(livePhoto:…)` with both contents already loaded.
     func process(livePhoto still: ProbedAsset, stillContent: SourceFile, motion: ProbedAsset,
-                 motionContent: Result<SourceFile, AssetError>, pairedBy: LivePhotoRecord.PairedBy) -> AssetResult {
+                 motionContent: Result<SourceFile, AssetError>, pairedBy: LivePhotoRecord.PairedBy,
+                 stop: DecodeGuard?) -> AssetResult {
         run(AssetRequest(.livePhoto(still: still, stillContent: stillContent, motion: motion,
-                                    motionContent: motionContent, pairedBy: pairedBy))).result
+                                    motionContent: motionContent, pairedBy: pairedBy)), stop: stop).result
     }
 
-    /// Runs a request on the calling thread (under its `DecodeGuard`): opens or probes the
-    /// input, loads it (bytes and SHA-256 through the probe's descriptor) unless its content
+    /// The guard a blocking entry point runs under, handed to `body`: `stop`, installed on
+    /// the calling thread for the C-backed layers' callbacks while `body` runs; without one,
+    /// the guard the caller installed itself (`DecodeGuard.install`), if any. The only place
+    /// the pipeline asks the thread for its guard: the blocking API's compatibility door.
+    private func entered<T>(_ stop: DecodeGuard?, _ body: (DecodeGuard?) -> T) -> T {
+        guard let stop else { return body(DecodeGuard.current) }
+        return stop.install { body(stop) }
+    }
+
+    /// Runs a request on the calling thread, stopped by `stop` (see `entered`): opens or probes
+    /// the input, loads it (bytes and SHA-256 through the probe's descriptor) unless its content
     /// is given, decodes it with the source for its kind and makes the renditions
     /// (`RenditionStep`); then a Live Photo's (or a motion photo's embedded) movie poster.
-    public func run(_ request: AssetRequest) -> ProcessedAsset {
+    public func run(_ request: AssetRequest, stop: DecodeGuard? = nil) -> ProcessedAsset {
+        entered(stop) { stop in perform(request, stop: stop) }
+    }
+
+    private func perform(_ request: AssetRequest, stop: DecodeGuard?) -> ProcessedAsset {
         let still: ProbedAsset, content: SourceFile?
         var knownSHA256: String?
         var motion: (probe: ProbedAsset, content: Result<SourceFile, AssetError>?, pairedBy: LivePhotoRecord.PairedBy)?
@@ -189,33 +206,36 @@ public struct AssetProcessor: Sendable {
             loaded = content
         } else {
             do throws(AssetError) {
-                try DecodeGuard.checkCurrent(file: still.name, stage: .read)
+                try stop?.check(file: still.name, stage: .read)
                 loaded = try still.load(maxBytes: options.maxBytes, knownSHA256: knownSHA256)
             } catch {
                 processed.result.error = error
                 AssetTelemetry.record(processed.result, logger: logger)
-                if let motion { finishLivePhoto(&processed.result, motion: motion.probe, motionContent: nil, pairedBy: motion.pairedBy) }
+                if let motion {
+                    finishLivePhoto(&processed.result, motion: motion.probe, motionContent: nil, pairedBy: motion.pairedBy,
+                                    stop: stop)
+                }
                 return processed
             }
         }
         processed.result.sha256 = loaded.sha256
         processed.result.bytes = loaded.size
         if content == nil { processed.result.timings.read = clock.lap() }
-        decodeAndRender(still, content: loaded, keepsPixels: request.keepsPixels, into: &processed)
+        decodeAndRender(still, content: loaded, keepsPixels: request.keepsPixels, stop: stop, into: &processed)
         // A motion photo: the still's renditions plus the embedded MP4's poster, one entry.
         if motion == nil, request.embeddedMotion, processed.result.error == nil, still.embeddedMotion != nil,
            let embedded = still.embeddedMotionProbe(maxPixels: options.maxPixels) {
-            finishLivePhoto(&processed.result, motion: embedded, motionContent: nil, pairedBy: .embedded)
+            finishLivePhoto(&processed.result, motion: embedded, motionContent: nil, pairedBy: .embedded, stop: stop)
         }
         AssetTelemetry.record(processed.result, logger: logger)
         if let motion {
             finishLivePhoto(&processed.result, motion: motion.probe, motionContent: motion.content,
-                            pairedBy: motion.pairedBy)
+                            pairedBy: motion.pairedBy, stop: stop)
         }
         return processed
     }
 
-    private func decodeAndRender(_ probe: ProbedAsset, content: SourceFile, keepsPixels: Bool,
+    private func decodeAndRender(_ probe: ProbedAsset, content: SourceFile, keepsPixels: Bool, stop: DecodeGuard?,
                                  into processed: inout ProcessedAsset) {
         if let error = probe.error {
             // A kind registered at run time may read what the sniffer does not recognise.
@@ -226,7 +246,7 @@ public struct AssetProcessor: Sendable {
             }
             processed.pixels = run(source, specs: options.renditions, analyzeColors: options.analyzeColors,
                                    name: probe.name, keepsPixels: keepsPixels, movie: movieAttachment(role: Self.notificationVideoRole),
-                                   audio: audioAttachment, into: &processed.result)
+                                   audio: audioAttachment, stop: stop, into: &processed.result)
             return
         }
         guard let source = sources.source(for: probe, content: content) else {
@@ -238,16 +258,19 @@ public struct AssetProcessor: Sendable {
         }
         processed.pixels = run(source, specs: options.renditions, analyzeColors: options.analyzeColors, name: probe.name,
                                keepsPixels: keepsPixels, movie: movieAttachment(role: Self.notificationVideoRole),
-                               audio: audioAttachment, into: &processed.result)
+                               audio: audioAttachment, stop: stop, into: &processed.result)
     }
 
     /// Runs any source (a file's, or one without a file such as a rendered card) through its
-    /// decode and the shared rendition step.
-    public func process(_ source: some ImageSource, name: String, into start: AssetResult? = nil) -> AssetResult {
-        var result = start ?? AssetResult(source: name)
-        run(source, specs: options.renditions, analyzeColors: options.analyzeColors, name: name,
-            movie: movieAttachment(role: Self.notificationVideoRole), audio: audioAttachment, into: &result)
-        return result
+    /// decode and the shared rendition step. `stop`: see `entered`.
+    public func process(_ source: some ImageSource, name: String, into start: AssetResult? = nil,
+                        stop: DecodeGuard? = nil) -> AssetResult {
+        entered(stop) { stop in
+            var result = start ?? AssetResult(source: name)
+            run(source, specs: options.renditions, analyzeColors: options.analyzeColors, name: name,
+                movie: movieAttachment(role: Self.notificationVideoRole), audio: audioAttachment, stop: stop, into: &result)
+            return result
+        }
     }
 
     /// Role of a video's MP4 notification attachment.
@@ -275,18 +298,21 @@ public struct AssetProcessor: Sendable {
     @discardableResult
     private func run(_ source: some ImageSource, specs: [RenditionSpec], analyzeColors: Bool, name: String,
                      keepsPixels: Bool = false, movie: MovieAttachmentRequest? = nil,
-                     audio: AudioAttachmentRequest? = nil, into result: inout AssetResult) -> DecodedImage? {
+                     audio: AudioAttachmentRequest? = nil, stop: DecodeGuard?,
+                     into result: inout AssetResult) -> DecodedImage? {
         var clock = StageClock()
         do throws(AssetError) {
-            try DecodeGuard.checkCurrent(file: name, stage: .decode)
+            try stop?.check(file: name, stage: .decode)
             var plan = DecodePlan(renditions: specs, maxPixels: options.maxPixels,
                                   timeoutSeconds: options.timeoutSeconds, movieAttachment: movie,
                                   audioAttachment: audio)
             plan.maxTiledPixels = options.maxTiledPixels
             plan.keepsFullPixels = keepsPixels
+            plan.stop = stop
             let image = try source.decode(plan: plan, into: &result)
             result.timings.decode += clock.lap()
-            try RenditionStep.run(image, specs: specs, analyzeColors: analyzeColors, name: name, into: &result)
+            try RenditionStep.run(image, specs: specs, analyzeColors: analyzeColors, name: name, stop: stop,
+                                  into: &result)
             return keepsPixels ? image.pixelsForDrawing : nil
         } catch {
             result.timings.decode += clock.lap()
@@ -295,7 +321,11 @@ public struct AssetProcessor: Sendable {
             result.placeholder = nil
             // A stop makes libvips and libav fail with their own words ("killed", "timed
             // out"); the caller gets the guard's typed reason, in the stage that was running.
-            result.error = DecodeGuard.currentStop(file: name, stage: error.stage) ?? error
+            if let stop, let reason = stop.stopReason {
+                result.error = stop.error(file: name, stage: error.stage, reason: reason)
+            } else {
+                result.error = error
+            }
             return nil
         }
     }
@@ -306,7 +336,8 @@ public struct AssetProcessor: Sendable {
     /// Makes `result` a Live Photo entry with `motion`'s poster; `motionContent` is loaded
     /// through the probe when not given.
     private func finishLivePhoto(_ result: inout AssetResult, motion: ProbedAsset,
-                                 motionContent given: Result<SourceFile, AssetError>?, pairedBy: LivePhotoRecord.PairedBy) {
+                                 motionContent given: Result<SourceFile, AssetError>?, pairedBy: LivePhotoRecord.PairedBy,
+                                 stop: DecodeGuard?) {
         result.kind = .livePhoto
         var record = LivePhotoRecord(motionSource: motion.name, pairedBy: pairedBy)
         defer { result.livePhoto = record }
@@ -347,7 +378,7 @@ public struct AssetProcessor: Sendable {
         }
         let source = VideoSource(probe: motion, content: content)
         run(source, specs: [spec], analyzeColors: false, name: motion.name,
-            movie: movieAttachment(role: Self.notificationMotionRole), into: &motionResult)
+            movie: movieAttachment(role: Self.notificationMotionRole), stop: stop, into: &motionResult)
         result.timings = result.timings + motionResult.timings
         result.video = motionResult.video
         if let error = motionResult.error {

@@ -149,6 +149,7 @@ public struct Batch: Sendable {
     /// to do with a single asset).
     public func run() async throws(BatchError) -> Manifest {
         let start = Date()
+        let executor = configuration.executor ?? AssetExecutor(maxConcurrentAssets: jobs, label: "batch")
         // Roles become file names: a role like `../../x` must never reach the file system.
         if let problem = RenditionSpec.problem(in: options.renditions) { throw BatchError.invalidPreset(problem) }
         let scan = try InputScanner.scanReporting(inputs: inputs.map { ($0, inputPathBytes[$0]) }, output: output,
@@ -207,7 +208,7 @@ public struct Batch: Sendable {
         var probes: [ProbedAsset?]
         var ignored = scan.ignored
         do {
-            var all = await Batch.probe(planned, jobs: jobs)
+            var all = await Batch.probe(planned, jobs: jobs, on: executor)
             if !strict {
                 // Files that are plainly not media are listed, not failed.
                 for probe in all {
@@ -243,15 +244,15 @@ public struct Batch: Sendable {
         }
         previous = [:]
         var progress = BatchProgress(done: 0, total: units.count, failed: 0, skipped: 0, elapsedSeconds: 0)
-        let processor = AssetProcessor(options: options)
+        let processor = AssetProcessor(options: options, executor: executor)
         let output = self.output
         let costs = Batch.costs(units, probes: probes)
         let order = Batch.launchOrder(costs: costs)
         progress.bytesTotal = costs.reduce(0, +)
         let reuse = EarlierEntryReuse(verify: verify, retryFailed: retryFailed)
 
-        // Cancelling the batch's task trips one guard shared by every unit: no unit starts
-        // after it, and the units in flight stop at their next check.
+        // Cancelling the batch's task trips one guard, the parent of every unit's own: no unit
+        // starts after it, and the units in flight stop at their next check.
         let stop = DecodeGuard()
         await withTaskCancellationHandler {
           await withTaskGroup(of: (Int, UnitOutcome).self) { group in
@@ -263,16 +264,14 @@ public struct Batch: Sendable {
                 next += 1
                 guard let work = Batch.Work(unit: unit, taking: &probes) else { return launch() }
                 group.addTask {
-                    let outcome = await BlockingWork.run {
-                        stop.install { Batch.convert(work, earlier: earlier, reuse: reuse, processor: processor, output: output) }
-                    }
-                    return (index, outcome)
+                    (index, await Batch.schedule(work, earlier: earlier, reuse: reuse, processor: processor,
+                                                 output: output, on: executor, under: stop))
                 }
             }
             for _ in 0..<jobs { launch() }
             while let (index, outcome) = await group.next() {
                 let entry = outcome.entry
-                if entry.error?.reason == .cancelled, stop.isCancelled {
+                if entry.error?.reason == .cancelled, stop.isCancelled || Task.isCancelled {
                     // The batch was cancelled, not the file's fault: its slot keeps what the
                     // earlier manifest said, if anything.
                     continue
@@ -372,24 +371,34 @@ public struct Batch: Sendable {
         }
     }
 
-    /// Probes every planned file once, `jobs` at a time: one open, one sniff, one metadata
-    /// walk each. The probes keep their descriptors for processing, up to a budget below the
-    /// process's descriptor limit; beyond it a probe is closed after its metadata walk and
-    /// reopened by path when processed (with a check that it did not change).
-    static func probe(_ planned: [PlannedAsset], jobs: Int) async -> [ProbedAsset] {
+    /// Probes every planned file once, `jobs` at a time, in slots of `executor`: one open, one
+    /// sniff, one metadata walk each. The probes keep their descriptors for processing, up to a
+    /// budget below the process's descriptor limit; beyond it a probe is closed after its
+    /// metadata walk and reopened by path when processed (with a check that it did not change).
+    /// A worker the executor refuses (the task was cancelled, a shared executor's queue is
+    /// full) probes its share on a thread of its own instead: every file gets its probe.
+    static func probe(_ planned: [PlannedAsset], jobs: Int, on given: AssetExecutor? = nil) async -> [ProbedAsset] {
+        let executor = given ?? AssetExecutor(maxConcurrentAssets: jobs, label: "batch")
         let budget = DescriptorBudget.available()
         let workers = max(1, min(jobs, planned.count))
         let slots = ProbeSlots(count: planned.count)
         let sidecars = XMPSidecars.listing()
-        await BlockingWork.run {
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                for index in stride(from: worker, to: planned.count, by: workers) {
-                    let probe = ProbedAsset.open(planned[index].url, name: planned[index].relativePath,
-                                                 keepMediaOpen: false, pathBytes: planned[index].pathBytes,
-                                                 sidecars: sidecars, confinedTo: planned[index].confinement)
-                    probe.releaseBuffers()
-                    if index >= budget { probe.detach() }
-                    slots.store(probe, at: index)
+        @Sendable func probeShare(_ worker: Int) {
+            for index in stride(from: worker, to: planned.count, by: workers) {
+                let probe = ProbedAsset.open(planned[index].url, name: planned[index].relativePath,
+                                             keepMediaOpen: false, pathBytes: planned[index].pathBytes,
+                                             sidecars: sidecars, confinedTo: planned[index].confinement)
+                probe.releaseBuffers()
+                if index >= budget { probe.detach() }
+                slots.store(probe, at: index)
+            }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<workers {
+                group.addTask {
+                    do throws(AssetExecutor.Refusal) { try await executor.run { probeShare(worker) } } catch {
+                        await BlockingWork.run { probeShare(worker) }
+                    }
                 }
             }
         }
@@ -448,6 +457,36 @@ public struct Batch: Sendable {
                         ignored: ignored, summary: summary)
     }
 
+    /// One unit in a slot of `executor`, under a guard of its own whose parent is the batch's
+    /// (`AssetExecutor.run(under:)`, as the library's and the service's assets run): the
+    /// executor's policies (stopping, deadlines, the whole-image gate) apply to it as to them.
+    static func schedule(_ work: Work, earlier: ManifestEntry?, reuse: EarlierEntryReuse, processor: AssetProcessor,
+                         output: URL, on executor: AssetExecutor, under batch: DecodeGuard) async -> UnitOutcome {
+        let stop = DecodeGuard(parent: batch)
+        let ran = await executor.run(under: stop) {
+            convert(work, earlier: earlier, reuse: reuse, processor: processor, output: output, stop: stop)
+        }
+        switch ran {
+        case .success(let outcome): return outcome
+        case .failure(let refusal):
+            return refused(work, refusal, stop: stop, includeLocation: processor.options.includeLocation)
+        }
+    }
+
+    /// The outcome of a unit the executor did not run: cancelled while it waited for a slot
+    /// (the batch's task was cancelled: the run loop keeps the earlier entry), or refused by a
+    /// shared executor's full queue (a `busy` failure, tried again by the next run).
+    static func refused(_ work: Work, _ refusal: AssetExecutor.Refusal, stop: DecodeGuard,
+                        includeLocation: Bool) -> UnitOutcome {
+        work.primary.closeAfterProcessing()
+        work.motion?.closeAfterProcessing()
+        var entry = AssetResult(probe: work.primary, includeLocation: includeLocation)
+        entry.error = refusal == .queueFull
+            ? AssetError(file: work.primary.name, stage: .read, reason: .busy, message: "too many assets waiting; try again later")
+            : stop.error(file: work.primary.name, stage: .read, reason: .cancelled)
+        return UnitOutcome(entry: entry)
+    }
+
     /// What converting one work unit gave: its entry, whether the earlier entry was reused,
     /// and the seconds spent per stage.
     struct UnitOutcome: Sendable {
@@ -481,8 +520,9 @@ public struct Batch: Sendable {
     /// device and inode: not read at all, `EarlierEntryReuse`); else load and digest through
     /// the probe's descriptor and reuse the earlier entry when the digest is unchanged;
     /// otherwise process (a Live Photo's still and movie together) and write the renditions.
+    /// `stop`: the unit's guard, handed to the processor.
     static func convert(_ work: Work, earlier: ManifestEntry?, reuse: EarlierEntryReuse, processor: AssetProcessor,
-                        output: URL) -> UnitOutcome {
+                        output: URL, stop: DecodeGuard? = nil) -> UnitOutcome {
         defer {
             work.primary.closeAfterProcessing()
             work.motion?.closeAfterProcessing()
@@ -512,9 +552,9 @@ public struct Batch: Sendable {
         var result: AssetResult
         if case .livePhoto(_, _, let pairedBy) = work.unit, let motion = work.motion, let motionContent {
             result = processor.process(livePhoto: probe, stillContent: content, motion: motion,
-                                       motionContent: motionContent, pairedBy: pairedBy)
+                                       motionContent: motionContent, pairedBy: pairedBy, stop: stop)
         } else {
-            result = processor.process(probe, content: content)
+            result = processor.process(probe, content: content, stop: stop)
         }
         var timings = result.timings
         timings.read += read

@@ -59,6 +59,11 @@ public struct BatchConfiguration: Sendable {
     public var inputPathBytes: [URL: [UInt8]]
     /// Lets the caller stop the batch between assets (see `BatchStopRequest`).
     public var stopRequest: BatchStopRequest?
+    /// The scheduler the batch's probes and work units run on. nil (the default): a fresh
+    /// `AssetExecutor` of `jobs` slots for each run. Given one (a server's, shared with its
+    /// other work), the batch still keeps at most `jobs` units in it at once, and its waits,
+    /// refusals and peaks show in that executor's `counters`.
+    public var executor: AssetExecutor?
 
     public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, force: Bool = false, verify: Bool = false,
                 retryFailed: Bool = false, waitForLock: Bool = false, followSymlinks: Bool = false,

@@ -48,11 +48,13 @@ public enum LivePhotoPairer {
         var stills: [Candidate] = [], motions: [Candidate] = []
         for (index, probe) in probes.enumerated() {
             guard let format = probe.format else { continue }
-            if format == .jpeg || format == .heic {
+            switch format.handling.livePhoto {
+            case .still?:
                 stills.append(Candidate(index: index, identifier: probe.contentIdentifier, nameKey: stem(index)))
-            } else if format == .mov || format == .mp4 {
+            case .motion?:
                 motions.append(Candidate(index: index, identifier: probe.contentIdentifier,
                                          duration: probe.durationSeconds, nameKey: stem(index)))
+            case nil: break
             }
         }
         guard !stills.isEmpty, !motions.isEmpty else { return [] }

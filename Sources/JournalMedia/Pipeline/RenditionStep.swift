@@ -11,19 +11,20 @@ import JournalMediaImaging
 ///
 /// Runs on the processor's worker thread right after a source's `decode`. Costs the
 /// analysis (a few milliseconds) plus one resize and one encode per spec not pre-made.
-/// Checks the thread's `DecodeGuard` before the analysis and before each rendition.
+/// Checks `stop` (the asset's `DecodeGuard`, handed down by the caller) before the analysis
+/// and before each rendition.
 public enum RenditionStep {
     /// Fills `result.colors`, `result.placeholder` (when `analyzeColors`) and sets
     /// `result.renditions` to one rendition per spec role, in spec order, followed by the
     /// pre-made ones without a spec. Renditions already in `result.renditions` count as
     /// pre-made (before `image.premade`). Throws `analyze` or `encode` errors naming `name`.
     public static func run(_ image: SourceImage, specs: [RenditionSpec], analyzeColors: Bool, name: String,
-                           into result: inout AssetResult) throws(AssetError) {
+                           stop: DecodeGuard? = nil, into result: inout AssetResult) throws(AssetError) {
         var clock = StageClock()
         var premade = result.renditions + image.premade
         result.renditions = []
         if analyzeColors {
-            try DecodeGuard.checkCurrent(file: name, stage: .analyze)
+            try stop?.check(file: name, stage: .analyze)
             let pixels: AnalysisPixels
             do throws(VipsError) { pixels = try AnalysisPixels(image.decoded) } catch {
                 throw AssetError(file: name, stage: .analyze, message: error.message)
@@ -39,7 +40,7 @@ public enum RenditionStep {
                 result.renditions.append(premade.remove(at: index))
                 continue
             }
-            try DecodeGuard.checkCurrent(file: name, stage: .encode)
+            try stop?.check(file: name, stage: .encode)
             do throws(VipsError) {
                 result.renditions.append(try RenditionRenderer.render(
                     image.decoded, spec: spec, sourceWidth: image.width, sourceHeight: image.height,
@@ -49,6 +50,6 @@ public enum RenditionStep {
         result.renditions += premade
         result.timings.encode += clock.lap()
         // A stop that came during the last encode is still the caller's answer.
-        try DecodeGuard.checkCurrent(file: name, stage: .encode)
+        try stop?.check(file: name, stage: .encode)
     }
 }

@@ -16,7 +16,7 @@ enum SidecarOrientation {
     /// The sidecar's orientation (1–8) to apply to a `format` file, or nil.
     static func applicable(_ sidecar: XMPPacket?, format: SourceFormat, fileHasOrientation: Bool) -> Int? {
         guard !fileHasOrientation, format.isImage, !format.isVector, !format.isMetadataOnly,
-              format != .heic, format != .avif,
+              format.handling.still?.appliesOwnOrientation != true,
               let text = sidecar?[XMPName.orientation]?.trimmingCharacters(in: .whitespaces),
               let value = Int(text), (1...8).contains(value) else { return nil }
         return value

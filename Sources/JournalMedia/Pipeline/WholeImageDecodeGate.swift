@@ -18,7 +18,7 @@ import JournalMediaImaging
 /// Every other still decode takes the gate shared, so ordinary decodes run beside each other
 /// as before. A batch's peak is then about one such decode on its own, or `jobs` ordinary ones.
 ///
-/// Used by `StillDecoding` before its deadline starts (waiting does not count against
+/// Used by `StillLoading` before its deadline starts (waiting does not count against
 /// `--timeout`, but the caller's cancellation or request deadline ends the wait); the gate is given back when the decode's thread finishes, also when the
 /// caller stopped waiting for it, so an abandoned decode still counts. Costs a lock round
 /// trip per decode; a heavy decode pauses the other jobs' decodes for its duration.
@@ -36,10 +36,13 @@ enum WholeImageDecodeGate {
     /// (a grid of HEVC tiles whose primary image that path takes: `boundedByTileRows`) does not.
     static func isWholeImage(_ header: ImageHeader, bytes: UnsafeRawBufferPointer? = nil) -> Bool {
         guard header.pixelCount >= minimumPixels else { return false }
-        // JPEG XL (libjxl), JPEG 2000 (OpenJPEG), and the formats loaded whole (BMP, ICO,
-        // Netpbm, PFM, OpenEXR, Radiance) have no shrink-on-load either.
-        if header.format == .jxl || header.format.loadsWhole { return true }
-        guard header.format == .heic || header.format == .avif else { return false }
+        // The format's handler says (`StillLoading.wholeImage`): formats without shrink-on-load
+        // always; HEIF by libheif's rules below.
+        switch header.format.handling.still?.wholeImage ?? .never {
+        case .never: return false
+        case .always: return true
+        case .heifRules: break
+        }
         guard header.format == .avif || header.highBitDepth || header.hasAlpha else { return false }
         return !(header.format == .heic && !header.hasAlpha
                  && bytes.map { boundedByTileRows($0) || boundedFrame($0, pixels: header.pixelCount) } == true)

@@ -15,11 +15,16 @@ public enum StopReason: String, Sendable, Equatable {
 /// the image's kill flag (`VipsInterrupt`, in the imaging layer), libav through its
 /// interrupt callback and I/O reads (`MediaDeadline`, in the video layer).
 ///
-/// The guard reaches C callbacks without changing every signature: `install(_:)` makes it
-/// the calling thread's `current` guard for the duration of a synchronous block (the
-/// blocking work of one asset runs on one thread). `cancel()` may be called from any
-/// thread. Costs: `shouldStop` is one atomic load plus, with a deadline, one monotonic
-/// clock read; `current` is one thread-specific-data lookup.
+/// The pipeline hands the guard down as a parameter (`AssetExecutor.run(under:)` → the
+/// processor's `stop:` → `DecodePlan.stop` → the decode's child guard → `RenditionStep`).
+/// The C-backed layers below it (libvips' eval and drawing callbacks, libjpeg's row loop,
+/// libav's interrupt callback) are reached through the thread instead: `install(_:)` makes
+/// the guard the calling thread's `current` for a synchronous block, done where work is
+/// handed to those layers (the executor's slot thread, the processor's blocking entry, a
+/// decode's own thread). That is the bridge, not the way the pipeline finds its guard: libvips
+/// lends the guard of the thread that starts a computation to its own worker threads.
+/// `cancel()` may be called from any thread. Costs: `shouldStop` is one atomic load plus,
+/// with a deadline, one monotonic clock read; `current` is one thread-specific-data lookup.
 public final class DecodeGuard: Sendable {
     private let cancelledFlag = Atomic<Bool>(false)
     /// libvips' progress (percent) of the computation this guard stopped, -1 when none was.

@@ -82,6 +82,10 @@ public struct DecodePlan: Sendable {
     /// rendition stands in for it (`SourceImage.fullPixels`): asked when the pixels are
     /// drawn afterwards (a picture on a card). Costs a second decode for such a source.
     public var keepsFullPixels = false
+    /// The asset's stop signal (its caller's cancellation, a request's deadline), handed down
+    /// to the decode: a source's own deadlines are its children. nil: nothing stops it but
+    /// `timeoutSeconds`.
+    public var stop: DecodeGuard?
 
     public init(renditions: [RenditionSpec], maxPixels: Int = Defaults.maxPixels,
                 timeoutSeconds: Double = Defaults.decodeTimeoutSeconds,

@@ -60,7 +60,7 @@ enum StillDecoding {
     /// Header, pixel limit, one decode within `plan.timeoutSeconds`; fills size and
     /// orientation into `result`. `sidecarOrientation` (an XMP sidecar's, see
     /// `SidecarOrientation`) is applied when the header reports none. The decode runs on its own thread (`DeadlineThread`) under
-    /// its own `DecodeGuard` (the deadline; the caller's guard as parent), which
+    /// its own `DecodeGuard` (the deadline; the caller's, `plan.stop`, as parent), which
     /// keeps `bytes` alive for as long as it runs, even past the deadline. With `reuseJPEG`, a
     /// JPEG that can be its own JPEG rendition (`JPEGFallbackReuse`) is returned as it is in
     /// `SourceImage.premade`, and the decode only reaches the other renditions' size (with
@@ -153,18 +153,21 @@ enum StillDecoding {
         func fail(_ stage: ProcessingStage, _ reason: AssetErrorReason?, _ message: String) -> AssetError {
             AssetError(file: name, stage: stage, reason: reason, message: message)
         }
+        // The caller's guard (cancellation, a request's deadline), handed down in the plan; a
+        // plan made without one (a card's picture, decoded inside an executor slot) falls back
+        // to the guard that slot installed.
+        let caller = plan.stop ?? DecodeGuard.current
         let gate = bytes.withUnsafeBytes { WholeImageDecodeGate.Hold(header: header, bytes: $0) }
-        if let reason = gate.enter(unless: DecodeGuard.current), let outer = DecodeGuard.current {
+        if let reason = gate.enter(unless: caller), let outer = caller {
             throw outer.error(file: name, stage: .decode, reason: reason)
         }
-        // One guard for this decode: its own deadline, and the caller's guard (cancellation,
-        // a request's deadline) as its parent.
-        let stop = DecodeGuard(deadlineSeconds: plan.timeoutSeconds, parent: DecodeGuard.current)
+        // One guard for this decode: its own deadline, and the caller's guard as its parent.
+        let stop = DecodeGuard(deadlineSeconds: plan.timeoutSeconds, parent: caller)
         func stopped(_ reason: StopReason) -> AssetError {
             // The caller's stop (its cancellation, a request's deadline) in its own words; its
             // error already says how far the computation got (`noteComputationStopped`
             // reaches the enclosing guards).
-            if let outer = DecodeGuard.current, let outerReason = outer.stopReason {
+            if let outer = caller, let outerReason = outer.stopReason {
                 return outer.error(file: name, stage: .decode, reason: outerReason)
             }
             // How far libvips had got when this decode's own deadline stopped it, when it
@@ -181,7 +184,8 @@ enum StillDecoding {
             return bytes.withUnsafeBytes { raw in
                 Result { () throws(VipsError) in
                     try lenientPixels(raw, header: header, box: box, upscale: upscale,
-                                      limits: PixelLimits(whole: plan.maxPixels, tiled: plan.maxTiledPixels), gate: gate)
+                                      limits: PixelLimits(whole: plan.maxPixels, tiled: plan.maxTiledPixels), gate: gate,
+                                      stop: stop)
                 }
             }
         }
@@ -214,20 +218,21 @@ enum StillDecoding {
     /// complaint is returned to be listed in the entry's `warnings`. A file whose pixels are
     /// really missing still fails: its data ends before the image does (libjpeg's "Premature
     /// end of JPEG file", libvips' "Premature end of input file"), which libjpeg would fill
-    /// with grey. Other formats are decoded with `fail_on=truncated` only.
+    /// with grey. Other formats are decoded with `fail_on=truncated` only. `stop`: the
+    /// decode's guard (a stopped first decode is not tried again).
     static func lenientPixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
                               upscale: Bool, limits: PixelLimits = PixelLimits(),
-                              gate: WholeImageDecodeGate.Hold? = nil) throws(VipsError) -> LenientDecode {
+                              gate: WholeImageDecodeGate.Hold? = nil, stop: DecodeGuard? = nil) throws(VipsError) -> LenientDecode {
         guard header.format == .jpeg else {
             return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .truncated,
-                                                   limits: limits, gate: gate))
+                                                   limits: limits, gate: gate, stop: stop))
         }
         do {
             return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .warning))
         } catch {
             // The message is this decode's own (VipsRuntime.takeErrorBuffer), so it can decide.
             let missing = AssetErrorReason.inferred(stage: .decode, message: error.message) == .truncated
-            if missing || DecodeGuard.current?.shouldStop == true { throw error }
+            if missing || stop?.shouldStop == true { throw error }
             let image = try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .truncated)
             return LenientDecode(image: image, warning: error.message)
         }
@@ -240,10 +245,12 @@ enum StillDecoding {
     /// `limits`: the largest image decoded whole (libvips) and the largest grid HEIC decoded
     /// tile by tile (`Defaults.maxTiledPixels`); the header was checked against the one that applies.
     /// `gate`: the decode's hold on `WholeImageDecodeGate`, made exclusive before libvips
-    /// decodes a HEIC whole that entered shared for the HEVC path.
+    /// decodes a HEIC whole that entered shared for the HEVC path; waiting for it ends when
+    /// `stop` (the decode's guard) says stop.
     static func pixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
                        upscale: Bool, failOn: ImageDecoder.DecodeFailure = .truncated,
-                       limits: PixelLimits = PixelLimits(), gate: WholeImageDecodeGate.Hold? = nil) throws(VipsError) -> DecodedImage {
+                       limits: PixelLimits = PixelLimits(), gate: WholeImageDecodeGate.Hold? = nil,
+                       stop: DecodeGuard? = nil) throws(VipsError) -> DecodedImage {
         var declined: String?
         if header.format == .heic, !upscale {
             if FastPaths.enabled {
@@ -260,7 +267,7 @@ enum StillDecoding {
                     + "\(limits.whole) pixels for a whole-image decode, and the tile-wise HEVC decode "
                     + (declined.map { "declined it: \($0)" } ?? "is off (\(FastPaths.environmentVariable))"))
             }
-            if let reason = gate?.beforeWholeImageDecode(unless: DecodeGuard.current) {
+            if let reason = gate?.beforeWholeImageDecode(unless: stop) {
                 throw VipsError(message: "stopped (\(reason)) waiting to decode the HEIC whole")
             }
         }
