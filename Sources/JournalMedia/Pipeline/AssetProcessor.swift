@@ -36,9 +36,26 @@ public struct AssetProcessor: Sendable {
         self.sources = sources
     }
 
+    /// Runs a request in a slot of the executor. Never throws: failures are in the result's `error`.
+    public func process(_ request: AssetRequest) async -> AssetResult {
+        await guarded(name: Self.name(of: request.input), deadlineSeconds: request.deadlineSeconds) { stop in
+            self.perform(request, stop: stop).result
+        }
+    }
+
+    /// The name a request's result and its errors carry.
+    private static func name(of input: AssetRequest.Input) -> String {
+        switch input {
+        case .file(let url, let displayName): displayName ?? url.path
+        case .bytes(_, let name, _, _): name
+        case .probed(let probe, _): probe.name
+        case .livePhoto(let still, _, _, _, _): still.name
+        }
+    }
+
     /// Processes the file at `url`. Never throws: failures are in the result's `error`.
     public func process(fileAt url: URL) async -> AssetResult {
-        await guarded(name: url.path) { stop in self.processBlocking(fileAt: url, stop: stop) }
+        await process(AssetRequest(.file(url, displayName: nil)))
     }
 
     /// Processes bytes in memory (an upload), stills and movies alike. `filename` is the
@@ -50,11 +67,8 @@ public struct AssetProcessor: Sendable {
     /// again. With `options.readsMetadata` off, a still's metadata is not read.
     public func process(data: [UInt8], filename: String, modified: Double? = nil, sha256: String? = nil,
                         deadlineSeconds: Double? = nil) async -> AssetResult {
-        await guarded(name: filename, deadlineSeconds: deadlineSeconds) { stop in
-            self.process(ProbedAsset(data: data, name: filename, modified: modified, maxPixels: self.options.maxPixels,
-                                     readsMetadata: self.options.readsMetadata),
-                         embeddedMotion: true, knownSHA256: sha256, stop: stop)
-        }
+        await process(AssetRequest(.bytes(data, name: filename, modified: modified, sha256: sha256),
+                                   deadlineSeconds: deadlineSeconds))
     }
 
     /// `process(data:filename:modified:deadlineSeconds:)` for bytes held in a `Data` (a
@@ -86,12 +100,13 @@ public struct AssetProcessor: Sendable {
             let maxPixels = self.options.maxPixels
             let readsMetadata = self.options.readsMetadata
             // The probe lives and dies inside the closure: nothing keeps the pointer past it.
-            return bytes.withContiguousStorageIfAvailable { buffer in
-                self.process(ProbedAsset(borrowing: UnsafeRawBufferPointer(buffer), name: filename, modified: modified,
-                                         keepMediaOpen: true, maxPixels: maxPixels, readsMetadata: readsMetadata),
-                             embeddedMotion: true, stop: stop)
-            } ?? self.process(ProbedAsset(data: [UInt8](bytes), name: filename, modified: modified, maxPixels: maxPixels,
-                                          readsMetadata: readsMetadata), embeddedMotion: true, stop: stop)
+            let probe = bytes.withContiguousStorageIfAvailable { buffer in
+                self.perform(AssetRequest(.probed(ProbedAsset(borrowing: UnsafeRawBufferPointer(buffer), name: filename,
+                                                              modified: modified, keepMediaOpen: true, maxPixels: maxPixels,
+                                                              readsMetadata: readsMetadata), content: nil)), stop: stop).result
+            }
+            return probe ?? self.perform(AssetRequest(.bytes([UInt8](bytes), name: filename, modified: modified,
+                                                              sha256: nil)), stop: stop).result
         }
     }
 
@@ -116,17 +131,38 @@ public struct AssetProcessor: Sendable {
 
     /// The same as `process(fileAt:)`, on the calling thread, stopped by `stop` (see `entered`).
     public func processBlocking(fileAt url: URL, displayName: String? = nil, stop: DecodeGuard? = nil) -> AssetResult {
-        entered(stop) { stop in
-            process(ProbedAsset.open(url, name: displayName ?? url.path, maxPixels: options.maxPixels),
-                    embeddedMotion: true, stop: stop)
-        }
+        run(AssetRequest(.file(url, displayName: displayName)), stop: stop).result
     }
 
     /// Loads (bytes and SHA-256 through the probe's descriptor) and processes a probed input.
     /// An Android motion photo (a still with an MP4 inside) becomes a `livePhoto` entry.
     /// `stop`: see `entered`.
     public func process(_ probe: ProbedAsset, stop: DecodeGuard? = nil) -> AssetResult {
-        entered(stop) { stop in process(probe, embeddedMotion: true, stop: stop) }
+        run(AssetRequest(.probed(probe, content: nil)), stop: stop).result
+    }
+
+    /// Processes a probed input whose content is already loaded (a batch loads first to
+    /// decide whether an earlier result can be reused). `stop`: see `entered`.
+    public func process(_ probe: ProbedAsset, content: SourceFile, stop: DecodeGuard? = nil) -> AssetResult {
+        run(AssetRequest(.probed(probe, content: content)), stop: stop).result
+    }
+
+    /// A Live Photo: the still's renditions and colours plus the movie's poster as
+    /// `motionPoster` (made with the first rendition spec), in one result. A movie that
+    /// cannot be read does not lose the still: its error goes to `livePhoto.motionError`.
+    /// The capture date is the still's, or the movie's when the still has only a file time.
+    public func process(livePhoto still: ProbedAsset, motion: ProbedAsset,
+                        pairedBy: LivePhotoRecord.PairedBy, stop: DecodeGuard? = nil) -> AssetResult {
+        run(AssetRequest(.livePhoto(still: still, stillContent: nil, motion: motion, motionContent: nil,
+                                    pairedBy: pairedBy)), stop: stop).result
+    }
+
+    /// `process(livePhoto:…)` with both contents already loaded.
+    func process(livePhoto still: ProbedAsset, stillContent: SourceFile, motion: ProbedAsset,
+                 motionContent: Result<SourceFile, AssetError>, pairedBy: LivePhotoRecord.PairedBy,
+                 stop: DecodeGuard?) -> AssetResult {
+        run(AssetRequest(.livePhoto(still: still, stillContent: stillContent, motion: motion,
+                                    motionContent: motionContent, pairedBy: pairedBy)), stop: stop).result
     }
 
     /// The guard a blocking entry point runs under, handed to `body`: `stop`, installed on
@@ -138,87 +174,103 @@ public struct AssetProcessor: Sendable {
         return stop.install { body(stop) }
     }
 
-    private func process(_ probe: ProbedAsset, embeddedMotion: Bool, knownSHA256: String? = nil,
-                         stop: DecodeGuard?) -> AssetResult {
+    /// Runs a request on the calling thread, stopped by `stop` (see `entered`): opens or probes
+    /// the input, loads it (bytes and SHA-256 through the probe's descriptor) unless its content
+    /// is given, decodes it with the source for its kind and makes the renditions
+    /// (`RenditionStep`); then a Live Photo's (or a motion photo's embedded) movie poster.
+    public func run(_ request: AssetRequest, stop: DecodeGuard? = nil) -> ProcessedAsset {
+        entered(stop) { stop in perform(request, stop: stop) }
+    }
+
+    private func perform(_ request: AssetRequest, stop: DecodeGuard?) -> ProcessedAsset {
+        let still: ProbedAsset, content: SourceFile?
+        var knownSHA256: String?
+        var motion: (probe: ProbedAsset, content: Result<SourceFile, AssetError>?, pairedBy: LivePhotoRecord.PairedBy)?
+        switch request.input {
+        case .file(let url, let displayName):
+            (still, content) = (ProbedAsset.open(url, name: displayName ?? url.path, maxPixels: options.maxPixels), nil)
+        case .bytes(let data, let name, let modified, let sha256):
+            still = ProbedAsset(data: data, name: name, modified: modified, maxPixels: options.maxPixels,
+                                readsMetadata: options.readsMetadata)
+            (content, knownSHA256) = (nil, sha256)
+        case .probed(let probe, let given):
+            (still, content) = (probe, given)
+        case .livePhoto(let probe, let given, let movie, let movieContent, let pairedBy):
+            (still, content) = (probe, given)
+            motion = (movie, movieContent, pairedBy)
+        }
+        var processed = ProcessedAsset(result: AssetResult(probe: still, includeLocation: options.includeLocation))
         var clock = StageClock()
-        var result = AssetResult(probe: probe, includeLocation: options.includeLocation)
-        let content: SourceFile
-        do throws(AssetError) {
-            try stop?.check(file: probe.name, stage: .read)
-            content = try probe.load(maxBytes: options.maxBytes, knownSHA256: knownSHA256)
-        } catch {
-            result.error = error
-            AssetTelemetry.record(result, logger: logger)
-            return result
+        let loaded: SourceFile
+        if let content {
+            loaded = content
+        } else {
+            do throws(AssetError) {
+                try stop?.check(file: still.name, stage: .read)
+                loaded = try still.load(maxBytes: options.maxBytes, knownSHA256: knownSHA256)
+            } catch {
+                processed.result.error = error
+                AssetTelemetry.record(processed.result, logger: logger)
+                if let motion {
+                    finishLivePhoto(&processed.result, motion: motion.probe, motionContent: nil, pairedBy: motion.pairedBy,
+                                    stop: stop)
+                }
+                return processed
+            }
         }
-        result.sha256 = content.sha256
-        result.bytes = content.size
-        result.timings.read = clock.lap()
-        return process(probe, content: content, into: result, embeddedMotion: embeddedMotion, stop: stop)
-    }
-
-    /// Processes a probed input whose content is already loaded (a batch loads first to
-    /// decide whether an earlier result can be reused). `stop`: see `entered`.
-    public func process(_ probe: ProbedAsset, content: SourceFile, stop: DecodeGuard? = nil) -> AssetResult {
-        entered(stop) { stop in process(probe, content: content, embeddedMotion: true, stop: stop) }
-    }
-
-    private func process(_ probe: ProbedAsset, content: SourceFile, embeddedMotion: Bool,
-                         stop: DecodeGuard?) -> AssetResult {
-        var result = AssetResult(probe: probe, includeLocation: options.includeLocation)
-        result.sha256 = content.sha256
-        result.bytes = content.size
-        return process(probe, content: content, into: result, embeddedMotion: embeddedMotion, stop: stop)
-    }
-
-    private func process(_ probe: ProbedAsset, content: SourceFile, into start: AssetResult,
-                         embeddedMotion: Bool, stop: DecodeGuard?) -> AssetResult {
-        var result = decodeAndRender(probe, content: content, into: start, stop: stop)
+        processed.result.sha256 = loaded.sha256
+        processed.result.bytes = loaded.size
+        if content == nil { processed.result.timings.read = clock.lap() }
+        decodeAndRender(still, content: loaded, keepsPixels: request.keepsPixels, stop: stop, into: &processed)
         // A motion photo: the still's renditions plus the embedded MP4's poster, one entry.
-        if embeddedMotion, result.error == nil, probe.embeddedMotion != nil,
-           let motion = probe.embeddedMotionProbe(maxPixels: options.maxPixels) {
-            finishLivePhoto(&result, motion: motion, motionContent: Result { () throws(AssetError) in try motion.load() },
-                            pairedBy: .embedded, stop: stop)
+        if motion == nil, request.embeddedMotion, processed.result.error == nil, still.embeddedMotion != nil,
+           let embedded = still.embeddedMotionProbe(maxPixels: options.maxPixels) {
+            finishLivePhoto(&processed.result, motion: embedded, motionContent: nil, pairedBy: .embedded, stop: stop)
         }
-        AssetTelemetry.record(result, logger: logger)
-        return result
+        AssetTelemetry.record(processed.result, logger: logger)
+        if let motion {
+            finishLivePhoto(&processed.result, motion: motion.probe, motionContent: motion.content,
+                            pairedBy: motion.pairedBy, stop: stop)
+        }
+        return processed
     }
 
-    private func decodeAndRender(_ probe: ProbedAsset, content: SourceFile, into start: AssetResult,
-                                 stop: DecodeGuard?) -> AssetResult {
-        var result = start
+    private func decodeAndRender(_ probe: ProbedAsset, content: SourceFile, keepsPixels: Bool, stop: DecodeGuard?,
+                                 into processed: inout ProcessedAsset) {
         if let error = probe.error {
             // A kind registered at run time may read what the sniffer does not recognise.
             guard error.stage == .sniff, error.reason != .empty, probe.format == nil,
                   let source = sources.source(for: probe, content: content) else {
-                result.error = error
-                return result
+                processed.result.error = error
+                return
             }
-            return render(source, name: probe.name, into: result, stop: stop)
+            processed.pixels = run(source, specs: options.renditions, analyzeColors: options.analyzeColors,
+                                   name: probe.name, keepsPixels: keepsPixels, movie: movieAttachment(role: Self.notificationVideoRole),
+                                   audio: audioAttachment, stop: stop, into: &processed.result)
+            return
         }
         guard let source = sources.source(for: probe, content: content) else {
-            result.error = AssetError(file: probe.name, stage: .sniff, reason: .unsupportedFormat,
-                                      message: probe.format?.isMetadataOnly == true
-                                        ? "\(probe.format?.rawValue ?? "this format"): only its capture date is read (inspect); no renditions are made"
-                                        : "no source reads \(probe.format?.rawValue ?? "this format")")
-            return result
+            processed.result.error = AssetError(file: probe.name, stage: .sniff, reason: .unsupportedFormat,
+                                                message: probe.format?.isMetadataOnly == true
+                                                  ? "\(probe.format?.rawValue ?? "this format"): only its capture date is read (inspect); no renditions are made"
+                                                  : "no source reads \(probe.format?.rawValue ?? "this format")")
+            return
         }
-        return render(source, name: probe.name, into: result, stop: stop)
+        processed.pixels = run(source, specs: options.renditions, analyzeColors: options.analyzeColors, name: probe.name,
+                               keepsPixels: keepsPixels, movie: movieAttachment(role: Self.notificationVideoRole),
+                               audio: audioAttachment, stop: stop, into: &processed.result)
     }
 
     /// Runs any source (a file's, or one without a file such as a rendered card) through its
     /// decode and the shared rendition step. `stop`: see `entered`.
     public func process(_ source: some ImageSource, name: String, into start: AssetResult? = nil,
                         stop: DecodeGuard? = nil) -> AssetResult {
-        entered(stop) { stop in render(source, name: name, into: start, stop: stop) }
-    }
-
-    private func render(_ source: some ImageSource, name: String, into start: AssetResult?,
-                        stop: DecodeGuard?) -> AssetResult {
-        var result = start ?? AssetResult(source: name)
-        run(source, specs: options.renditions, analyzeColors: options.analyzeColors, name: name,
-            movie: movieAttachment(role: Self.notificationVideoRole), audio: audioAttachment, stop: stop, into: &result)
-        return result
+        entered(stop) { stop in
+            var result = start ?? AssetResult(source: name)
+            run(source, specs: options.renditions, analyzeColors: options.analyzeColors, name: name,
+                movie: movieAttachment(role: Self.notificationVideoRole), audio: audioAttachment, stop: stop, into: &result)
+            return result
+        }
     }
 
     /// Role of a video's MP4 notification attachment.
@@ -241,9 +293,13 @@ public struct AssetProcessor: Sendable {
         return MovieAttachmentRequest(role: role, clipSeconds: options.notificationClipSeconds)
     }
 
+    /// Decodes `source` and makes the renditions (`RenditionStep`, the one place that orders
+    /// and makes them); with `keepsPixels`, answers the pixels at the largest rendition's size.
+    @discardableResult
     private func run(_ source: some ImageSource, specs: [RenditionSpec], analyzeColors: Bool, name: String,
-                     movie: MovieAttachmentRequest? = nil, audio: AudioAttachmentRequest? = nil,
-                     stop: DecodeGuard?, into result: inout AssetResult) {
+                     keepsPixels: Bool = false, movie: MovieAttachmentRequest? = nil,
+                     audio: AudioAttachmentRequest? = nil, stop: DecodeGuard?,
+                     into result: inout AssetResult) -> DecodedImage? {
         var clock = StageClock()
         do throws(AssetError) {
             try stop?.check(file: name, stage: .decode)
@@ -251,17 +307,13 @@ public struct AssetProcessor: Sendable {
                                   timeoutSeconds: options.timeoutSeconds, movieAttachment: movie,
                                   audioAttachment: audio)
             plan.maxTiledPixels = options.maxTiledPixels
+            plan.keepsFullPixels = keepsPixels
             plan.stop = stop
             let image = try source.decode(plan: plan, into: &result)
             result.timings.decode += clock.lap()
             try RenditionStep.run(image, specs: specs, analyzeColors: analyzeColors, name: name, stop: stop,
                                   into: &result)
-            // Attachments a source made during its decode (an animation's GIF, a movie's MP4)
-            // take their spec's place in the list; those without a spec (movies) come last.
-            let order = Dictionary(specs.enumerated().map { ($1.role, $0) }, uniquingKeysWith: { first, _ in first })
-            result.renditions = result.renditions.enumerated().sorted { a, b in
-                (order[a.element.role] ?? specs.count, a.offset) < (order[b.element.role] ?? specs.count, b.offset)
-            }.map(\.element)
+            return keepsPixels ? image.pixelsForDrawing : nil
         } catch {
             result.timings.decode += clock.lap()
             result.renditions = []
@@ -274,44 +326,24 @@ public struct AssetProcessor: Sendable {
             } else {
                 result.error = error
             }
+            return nil
         }
     }
 
     /// Role of a Live Photo's movie poster rendition.
     public static let motionPosterRole = "motionPoster"
 
-    /// A Live Photo: the still's renditions and colours plus the movie's poster as
-    /// `motionPoster` (made with the first rendition spec), in one result. A movie that
-    /// cannot be read does not lose the still: its error goes to `livePhoto.motionError`.
-    /// The capture date is the still's, or the movie's when the still has only a file time.
-    public func process(livePhoto still: ProbedAsset, motion: ProbedAsset,
-                        pairedBy: LivePhotoRecord.PairedBy, stop: DecodeGuard? = nil) -> AssetResult {
-        entered(stop) { stop in
-            var result = process(still, embeddedMotion: false, stop: stop)
-            finishLivePhoto(&result, motion: motion, motionContent: Result { () throws(AssetError) in try motion.load() },
-                            pairedBy: pairedBy, stop: stop)
-            return result
-        }
-    }
-
-    /// `process(livePhoto:…)` with both contents already loaded.
-    func process(livePhoto still: ProbedAsset, stillContent: SourceFile, motion: ProbedAsset,
-                 motionContent: Result<SourceFile, AssetError>, pairedBy: LivePhotoRecord.PairedBy,
-                 stop: DecodeGuard?) -> AssetResult {
-        var result = process(still, content: stillContent, embeddedMotion: false, stop: stop)
-        finishLivePhoto(&result, motion: motion, motionContent: motionContent, pairedBy: pairedBy, stop: stop)
-        return result
-    }
-
+    /// Makes `result` a Live Photo entry with `motion`'s poster; `motionContent` is loaded
+    /// through the probe when not given.
     private func finishLivePhoto(_ result: inout AssetResult, motion: ProbedAsset,
-                                 motionContent: Result<SourceFile, AssetError>, pairedBy: LivePhotoRecord.PairedBy,
+                                 motionContent given: Result<SourceFile, AssetError>?, pairedBy: LivePhotoRecord.PairedBy,
                                  stop: DecodeGuard?) {
         result.kind = .livePhoto
         var record = LivePhotoRecord(motionSource: motion.name, pairedBy: pairedBy)
         defer { result.livePhoto = record }
         guard result.error == nil else { return }
         let content: SourceFile
-        switch motionContent {
+        switch given ?? Result(catching: { () throws(AssetError) in try motion.load() }) {
         case .success(let loaded): content = loaded
         case .failure(let error):
             record.motionError = error

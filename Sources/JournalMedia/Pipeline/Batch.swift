@@ -543,7 +543,7 @@ public struct Batch: Sendable {
             Result { () throws(AssetError) -> SourceFile in try motion.load() }
         }
         if let earlier, earlier.sha256 != nil, earlier.sha256 == content.sha256, earlier.bytes == content.size,
-           earlier.modified == content.modified,
+           earlier.modified == probe.modified,
            reuse.mayKeep(earlier, renditionsPresent: { renditionsPresent(earlier, in: output) }),
            earlier.error != nil || livePhotoUnchanged(earlier.livePhoto, motion: work.motion, content: motionContent) {
             return UnitOutcome(entry: EarlierEntryReuse.refreshed(earlier, probe: probe, motion: work.motion), skipped: true)
@@ -575,7 +575,7 @@ public struct Batch: Sendable {
         guard let record, record.motionError == nil, record.motionSource == motion.name,
               case .success(let loaded)? = content else { return false }
         return record.motionSha256 == loaded.sha256 && record.motionBytes == loaded.size
-            && record.motionModified == loaded.modified
+            && record.motionModified == motion.modified
     }
 
     /// Writes each rendition atomically under `<source>.<role>.<ext>` and records its path,

@@ -302,7 +302,7 @@ public final class ProbedAsset: @unchecked Sendable {
                              message: "\(size) bytes is over the limit of \(maxBytes) bytes for a still image")
         }
         if let memory = input as? MemoryBytes {
-            return SourceFile(url: url, name: name, bytes: memory.bytes, size: size, modified: modified,
+            return SourceFile(url: url, bytes: memory.bytes, size: size,
                               sha256: knownSHA256 ?? ContentDigest.sha256(memory.bytes))
         }
         let digest = ContentDigest()
@@ -320,15 +320,14 @@ public final class ProbedAsset: @unchecked Sendable {
                 offset += n
             }
             let head = input.read(0, min(size, SourceFile.mediaHeadLength)) ?? []
-            return SourceFile(url: url, name: name, bytes: head, size: offset, modified: modified, sha256: digest.hex())
+            return SourceFile(url: url, bytes: head, size: offset, sha256: digest.hex())
         }
         var bytes = [UInt8](repeating: 0, count: size)
         let n = bytes.withUnsafeMutableBytes { input.copy(into: $0, at: 0) }
         if n < 0 { throw failure(n) }
         if n < size { bytes.removeLast(size - n) }
         bytes.withUnsafeBytes { digest.update($0) }
-        return SourceFile(url: url, name: name, bytes: bytes, size: bytes.count, modified: modified,
-                          sha256: digest.hex())
+        return SourceFile(url: url, bytes: bytes, size: bytes.count, sha256: digest.hex())
     }
 }
 

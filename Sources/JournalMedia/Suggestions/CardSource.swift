@@ -10,7 +10,8 @@ import JournalMediaImaging
 /// costs one card render (text layout and composition, tens of milliseconds), after which
 /// the renditions cost what a photo's do, except two made here for less: the PNG at the
 /// card's size (`CardPNGEncoder`) and the thumbnails, scaled down by area averaging
-/// (`CardThumbnailScaler`, a fraction of the CPU of the photo path's lanczos3). What the renderer reports (missing glyphs,
+/// (`CardThumbnailScaler`, a fraction of the CPU of the photo path's lanczos3), returned as
+/// pre-made renditions (`SourceImage.premade`). What the renderer reports (missing glyphs,
 /// shrunk or shortened text) is kept in `report` for the caller.
 public struct CardSource: ImageSource {
     public let spec: CardSpec
@@ -39,44 +40,41 @@ public struct CardSource: ImageSource {
         result.width = spec.width
         result.height = spec.height
         result.orientation = 1
-        try renditions(of: card.image, plan: plan, into: &result)
-        return SourceImage(decoded: card.image, width: spec.width, height: spec.height, upscale: false)
+        return SourceImage(decoded: card.image, width: spec.width, height: spec.height, upscale: false,
+                           premade: try premade(from: card.image, plan: plan, name: result.source))
     }
 
-    /// The renditions made here, in the plan's order; `RenditionStep` skips roles already
-    /// made and makes any other the usual way.
+    /// The renditions made here for less than `RenditionStep`'s resize and encode; it makes
+    /// every other one (a card drawn at a non-PNG rendition's size, the tile, is encoded
+    /// there as drawn).
     /// - A PNG at the card's own size (the fallback): `CardPNGEncoder`, a deflate coder made
     ///   for flat-colour cards, several times cheaper than libpng with zlib.
     /// - A smaller rendition fitted inside a box (the thumbnail): scaled down with
     ///   `CardThumbnailScaler` (area averaging) to its exact size, then encoded by
     ///   `RenditionRenderer`, which finds nothing left to resize.
-    private func renditions(of card: DecodedImage, plan: DecodePlan, into result: inout AssetResult) throws(AssetError) {
+    private func premade(from card: DecodedImage, plan: DecodePlan, name: String) throws(AssetError) -> [Rendition] {
+        var made: [Rendition] = []
         for rendition in plan.renditions where rendition.byteLimit == nil
-            && !result.renditions.contains(where: { $0.role == rendition.role }) {
+            && !made.contains(where: { $0.role == rendition.role }) {
             let size = RenditionRenderer.scaledSize(for: rendition, sourceWidth: spec.width, sourceHeight: spec.height,
                                                     allowUpscale: false)
             do throws(VipsError) {
                 if size.width == spec.width && size.height == spec.height {
-                    if rendition.format != .png || !FastPaths.enabled {
-                        // A card drawn at its rendition's size (the tile): encoded as drawn.
-                        result.renditions.append(try RenditionRenderer.render(
-                            card, spec: rendition, sourceWidth: spec.width, sourceHeight: spec.height,
-                            allowUpscale: false))
-                        continue
-                    }
-                    guard let png = try CardPNGEncoder.encode(card) else { continue }
-                    result.renditions.append(Rendition(role: rendition.role, format: .png, width: spec.width,
-                                                       height: spec.height, data: png))
+                    guard rendition.format == .png, FastPaths.enabled,
+                          let png = try CardPNGEncoder.encode(card) else { continue }
+                    made.append(Rendition(role: rendition.role, format: .png, width: spec.width, height: spec.height,
+                                          data: png))
                 } else if rendition.fit == .inside {
                     let scaled = try CardThumbnailScaler.scaled(card, width: size.width, height: size.height)
-                    result.renditions.append(try RenditionRenderer.render(
+                    made.append(try RenditionRenderer.render(
                         scaled, spec: rendition, sourceWidth: size.width, sourceHeight: size.height,
                         allowUpscale: false))
                 }
             } catch {
-                throw AssetError(file: result.source, stage: .encode, message: "\(rendition.role): \(error.message)")
+                throw AssetError(file: name, stage: .encode, message: "\(rendition.role): \(error.message)")
             }
         }
+        return made
     }
 }
 

@@ -172,7 +172,8 @@ struct ItemWork: Sendable {
     }
 
     /// A picture inside an item: the pipeline's renditions, written as `<prefix>.<field>.…`,
-    /// and the picture decoded again from its largest rendition for the card.
+    /// and the decoded pixels the renditions were made from (at the largest rendition's
+    /// size), which the card draws: not an encoded rendition decoded again.
     private func picture(field: String, reference: String,
                          processor: AssetProcessor) -> (output: OutputPicture, decoded: DecodedImage?) {
         let probe: ProbedAsset
@@ -180,15 +181,14 @@ struct ItemWork: Sendable {
         case .failure(let error): return (Self.failed(field: field, reference: reference, error), nil)
         case .success(let opened): probe = opened
         }
-        let result = processor.process(probe)
-        var output = output(field: field, reference: reference, result: result, base: "\(prefix).\(Self.fieldName(field))")
-        guard output.error == nil else { return (output, nil) }
-        do throws(AssetError) {
-            return (output, try Self.decodeForCard(result, name: reference, maxPixels: options.maxPixels))
-        } catch {
-            output.error = OutputError(field: field, stage: error.stage, reason: error.reason, message: error.message)
-            return (output, nil)
-        }
+        var request = AssetRequest(.probed(probe, content: nil))
+        request.keepsPixels = true
+        let processed = processor.run(request)
+        let output = output(field: field, reference: reference, result: processed.result,
+                            base: "\(prefix).\(Self.fieldName(field))")
+        // No rendition asked for, no picture drawn (the decode then only reached the analysis' size).
+        let drawn = output.error == nil && !processed.result.renditions.isEmpty
+        return (output, drawn ? processed.pixels : nil)
     }
 
     private func output(field: String, reference: String, result: AssetResult, base: String) -> OutputPicture {
@@ -228,14 +228,6 @@ struct ItemWork: Sendable {
             OutputRendition(role: $0.role, path: $0.path ?? "", format: $0.format, width: $0.width, height: $0.height,
                             bytes: $0.bytes)
         }
-    }
-
-    /// The picture for a card, decoded from the largest rendition already made (a JPEG or
-    /// PNG of at most the fallback's size; transparency kept in PNG and WebP).
-    static func decodeForCard(_ result: AssetResult, name: String, maxPixels: Int) throws(AssetError) -> DecodedImage? {
-        guard let largest = result.renditions.max(by: { $0.width * $0.height < $1.width * $1.height }) else { return nil }
-        return try decodeRendition(largest.data, width: largest.width, height: largest.height, name: name,
-                                   maxPixels: maxPixels)
     }
 
     /// A rendition's bytes (one the toolkit wrote) decoded again at its own size.

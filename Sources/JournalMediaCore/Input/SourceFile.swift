@@ -1,7 +1,7 @@
 import Foundation
 
-/// An input's content, loaded once through its probe (`ProbedAsset.load`): the bytes, size,
-/// modification time and SHA-256. The file was opened read-only and is never written.
+/// An input's content, loaded once through its probe (`ProbedAsset.load`): the bytes, size
+/// and SHA-256. Its name and modification time are the probe's (`ProbedAsset`). The file was opened read-only and is never written.
 ///
 /// Images are held whole in `bytes`, which every later stage works from. Movies and audio
 /// files are decoded by libavformat through the probe's descriptor, so only their first
@@ -10,15 +10,12 @@ import Foundation
 ///
 /// Costs one sequential read of the whole file plus its SHA-256.
 public struct SourceFile: Sendable {
-    /// The file, or nil for bytes given in memory.
+    /// The file, or nil for bytes given in memory. (Its name is the probe's: `ProbedAsset.name`.)
     public let url: URL?
-    /// The name errors and the manifest use.
-    public let name: String
     /// The whole file, or for a movie or audio file (`isHeadOnly`) its first bytes.
     public let bytes: [UInt8]
     /// The file's size in bytes.
     public let size: Int
-    public let modified: Double?
     public let sha256: String
 
     /// True when `bytes` holds only the head of a movie or audio file.
@@ -27,12 +24,16 @@ public struct SourceFile: Sendable {
     public static let mediaHeadLength = 64 * 1024
     public static let chunkLength = 1 << 20
 
-    public init(url: URL?, name: String, bytes: [UInt8], size: Int, modified: Double?, sha256: String) {
+    public init(url: URL?, bytes: [UInt8], size: Int, sha256: String) {
         self.url = url
-        self.name = name
         self.bytes = bytes
         self.size = size
-        self.modified = modified
         self.sha256 = sha256
+    }
+
+    /// The content of an input; `name` and `modified` are no longer kept here (they are the probe's).
+    @available(*, deprecated, message: "name and modified are the probe's (ProbedAsset); use init(url:bytes:size:sha256:)")
+    public init(url: URL?, name: String, bytes: [UInt8], size: Int, modified: Double?, sha256: String) {
+        self.init(url: url, bytes: bytes, size: size, sha256: sha256)
     }
 }

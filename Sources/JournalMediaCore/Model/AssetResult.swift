@@ -146,11 +146,21 @@ public struct AssetResult: Codable, Sendable, Equatable {
     /// Seconds spent in each stage (not part of the JSON).
     public var timings = StageTimings()
 
-    /// The sniffed format (not part of the JSON: `mediaType` is).
+    /// The sniffed format, carried as the probe found it (not part of the JSON: `mediaType`
+    /// is). Setting it sets `mediaType`. For an entry read back from a manifest (or whose
+    /// `mediaType` was set alone) it is the format with that media type.
     public var format: SourceFormat? {
-        get { mediaType.flatMap { type in SourceFormat.allCases.first { $0.mediaType == type } } }
-        set { mediaType = newValue?.mediaType }
+        get {
+            if let sniffedFormat, sniffedFormat.mediaType == mediaType { return sniffedFormat }
+            return mediaType.flatMap { type in SourceFormat.allCases.first { $0.mediaType == type } }
+        }
+        set {
+            sniffedFormat = newValue
+            mediaType = newValue?.mediaType
+        }
     }
+    /// `format` as set (not coded).
+    private var sniffedFormat: SourceFormat?
 
     public init(source: String) {
         self.source = source

@@ -5,7 +5,7 @@ import JournalMediaVideo
 /// photo (`kind: artwork`); a file without one fails with reason `noArtwork`.
 ///
 /// With an audio attachment in the plan (`notificationAudio`), the same open file's sound is
-/// also encoded as an M4A notification attachment (AAC, ≤ 5 MB).
+/// also encoded as an M4A notification attachment (AAC, ≤ 5 MB), pre-made (`SourceImage.premade`).
 ///
 /// Made by the registry for sniffed audio formats. Costs the container open, one copy of the
 /// picture's bytes and its decode (and the audio encode when asked for).
@@ -26,7 +26,7 @@ public struct ArtworkSource: FileSource {
             throw AssetError(file: probe.name, stage: .probe, reason: .noArtwork,
                              message: "the embedded artwork is not an image this toolkit reads")
         }
-        let image = try StillDecoding.decode(cover.bytes, format: coverFormat, name: probe.name, plan: plan, into: &result,
+        var image = try StillDecoding.decode(cover.bytes, format: coverFormat, name: probe.name, plan: plan, into: &result,
                                              reuseJPEG: true)
         if let request = plan.audioAttachment {
             let sound = try media.audioAttachment(request)
@@ -34,7 +34,7 @@ public struct ArtworkSource: FileSource {
                                       data: sound.data)
             rendition.attachment = NotificationAttachment(uti: RenditionFormat.m4a.uniformTypeIdentifier,
                                                           limitBytes: request.maxBytes)
-            result.renditions.append(rendition)
+            image.premade.append(rendition)
         }
         return image
     }

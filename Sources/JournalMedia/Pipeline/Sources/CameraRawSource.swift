@@ -12,23 +12,20 @@ import JournalMediaMetadata
 /// of the raw's directories (`RawPreview`), one copy of the preview's bytes and a JPEG decode
 /// with shrink-on-load. A raw without a usable preview fails at `probe` with reason `corrupt`.
 public struct CameraRawSource: FileSource {
+    /// The raw file (its name, format, and an XMP sidecar's orientation for a raw without one of its own).
+    let probe: ProbedAsset
     let bytes: [UInt8]
-    let format: SourceFormat?
-    let name: String
-    /// An XMP sidecar's orientation, for a raw without one of its own.
-    let sidecarOrientation: Int?
 
     public static func accepts(_ probe: ProbedAsset) -> Bool { probe.format?.isCameraRaw == true }
 
     public init(probe: ProbedAsset, content: SourceFile) {
+        self.probe = probe
         bytes = content.bytes
-        format = probe.format
-        name = probe.name
-        sidecarOrientation = probe.sidecarOrientation
     }
 
     public func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage {
-        guard let format else {
+        let name = probe.name, sidecarOrientation = probe.sidecarOrientation
+        guard let format = probe.format else {
             throw AssetError(file: name, stage: .sniff, reason: .unsupportedFormat, message: "not a raw file")
         }
         result.kind = .photo

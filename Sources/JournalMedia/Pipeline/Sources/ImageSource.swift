@@ -2,9 +2,13 @@ import JournalMediaCore
 import JournalMediaImaging
 import JournalMediaVideo
 
-/// Something the processor can turn into renditions: it yields the one decoded image every
-/// rendition, the colours and the placeholder are made from (`RenditionStep`), and records
-/// what it learns about the asset (kind, display size, orientation, movie facts).
+/// Something the processor can turn into renditions: it decodes, and returns what it
+/// decoded (`SourceImage`): the one image every rendition, the colours and the placeholder
+/// are made from, plus the renditions it can make more cheaply itself than from those pixels
+/// (`SourceImage.premade`: a JPEG that is its own fallback, a card's PNG, an animation's GIF,
+/// a movie's MP4 attachment). It makes no other rendition: `RenditionStep` orders the
+/// renditions by spec and makes every one not pre-made, in one place. It records what it
+/// learns about the asset (kind, display size, orientation, movie facts) in `result`.
 ///
 /// Conformers: `PhotoSource` (stills and icons), `VideoSource` (a movie's poster frame),
 /// `ArtworkSource` (an audio file's cover) — found for a file by the processor's
@@ -15,6 +19,8 @@ import JournalMediaVideo
 public protocol ImageSource {
     /// Decodes at the size `plan` derives from the source's dimensions, filling what it
     /// learns into `result`. Throws an `AssetError` naming the stage that failed.
+    /// Renditions appended to `result.renditions` here (as sources did before `premade`)
+    /// count as pre-made too.
     func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage
 }
 
@@ -28,7 +34,8 @@ public protocol FileSource: ImageSource, FileSourceKind {
     init(probe: ProbedAsset, content: SourceFile)
 }
 
-/// The one decoded image a source yields, with the size the renditions are fitted from.
+/// What a source decoded: the one image, with the size the renditions are fitted from, and
+/// the renditions it made itself for less than a resize and encode of that image would cost.
 public struct SourceImage {
     public let decoded: DecodedImage
     /// The source's display size (a vector's intrinsic size, a movie's rotated size).
@@ -36,13 +43,25 @@ public struct SourceImage {
     public let height: Int
     /// Whether renditions may be larger than the source (vector drawings, cards).
     public let upscale: Bool
+    /// Renditions the source made itself, each for its spec's role (or for a role with no
+    /// spec, such as a movie's notification attachment, which come last): `RenditionStep`
+    /// uses them in their spec's place and does not make those roles again.
+    public var premade: [Rendition]
+    /// The pixels at the size the largest rendition needs, when `decoded` is smaller because
+    /// a pre-made rendition stood in for the largest and the plan asked for them
+    /// (`DecodePlan.keepsFullPixels`: a card draws the picture); nil otherwise.
+    public var fullPixels: DecodedImage?
 
-    public init(decoded: DecodedImage, width: Int, height: Int, upscale: Bool) {
+    public init(decoded: DecodedImage, width: Int, height: Int, upscale: Bool, premade: [Rendition] = []) {
         self.decoded = decoded
         self.width = width
         self.height = height
         self.upscale = upscale
+        self.premade = premade
     }
+
+    /// The decoded pixels at the size of the largest rendition (`fullPixels`, else `decoded`).
+    public var pixelsForDrawing: DecodedImage { fullPixels ?? decoded }
 }
 
 /// What a source is asked for: the renditions (so it can decode at the size the largest
@@ -59,6 +78,10 @@ public struct DecodePlan: Sendable {
     public var movieAttachment: MovieAttachmentRequest?
     /// An audio notification attachment to encode from an audio file (when asked for).
     public var audioAttachment: AudioAttachmentRequest?
+    /// Whether the pixels must reach the largest rendition's size even when a pre-made
+    /// rendition stands in for it (`SourceImage.fullPixels`): asked when the pixels are
+    /// drawn afterwards (a picture on a card). Costs a second decode for such a source.
+    public var keepsFullPixels = false
     /// The asset's stop signal (its caller's cancellation, a request's deadline), handed down
     /// to the decode: a source's own deadlines are its children. nil: nothing stops it but
     /// `timeoutSeconds`.

@@ -8,40 +8,36 @@ import JournalMediaVideo
 ///
 /// Made by the registry for every sniffed image format. Costs a header parse plus one decode.
 public struct PhotoSource: FileSource {
+    let probe: ProbedAsset
     let bytes: [UInt8]
-    let format: SourceFormat?
-    let name: String
-    let sidecarOrientation: Int?
 
     public static func accepts(_ probe: ProbedAsset) -> Bool {
         probe.format.map { $0.isImage && !$0.isMetadataOnly } ?? false
     }
 
     public init(probe: ProbedAsset, content: SourceFile) {
+        self.probe = probe
         bytes = content.bytes
-        format = probe.format
-        name = probe.name
-        sidecarOrientation = probe.sidecarOrientation
     }
 
     public func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage {
-        guard let format else {
-            throw AssetError(file: name, stage: .sniff, reason: .unsupportedFormat, message: "not an image")
+        guard let format = probe.format else {
+            throw AssetError(file: probe.name, stage: .sniff, reason: .unsupportedFormat, message: "not an image")
         }
         result.kind = .photo
-        let image = try StillDecoding.decode(bytes, format: format, name: name, plan: plan, into: &result,
-                                             sidecarOrientation: sidecarOrientation, reuseJPEG: true)
+        var image = try StillDecoding.decode(bytes, format: format, name: probe.name, plan: plan, into: &result,
+                                             sidecarOrientation: probe.sidecarOrientation, reuseJPEG: true)
         if format == .gif || format == .webp, let spec = plan.renditions.first(where: \.isNotification),
            let limit = spec.byteLimit {
-            // An animation's attachment is an animated GIF; a single frame, or one that
-            // cannot fit, is left to the rendition step as a still.
+            // An animation's attachment is an animated GIF, pre-made; a single frame, or one
+            // that cannot fit, is left to the rendition step as a still.
             let animation = bytes.withUnsafeBytes { raw in
                 Result { () throws(VipsError) -> Rendition? in try AnimationAttachment.render(raw, spec: spec, limit: limit) }
             }
             do throws(VipsError) {
-                if let rendition = try animation.get() { result.renditions.append(rendition) }
+                if let rendition = try animation.get() { image.premade.append(rendition) }
             } catch {
-                throw AssetError(file: name, stage: .encode, message: "\(spec.role): \(error.message)")
+                throw AssetError(file: probe.name, stage: .encode, message: "\(spec.role): \(error.message)")
             }
         }
         if StillDecoding.isIcon(format: format, width: image.width, height: image.height,
@@ -66,8 +62,9 @@ enum StillDecoding {
     /// `SidecarOrientation`) is applied when the header reports none. The decode runs on its own thread (`DeadlineThread`) under
     /// its own `DecodeGuard` (the deadline; the caller's, `plan.stop`, as parent), which
     /// keeps `bytes` alive for as long as it runs, even past the deadline. With `reuseJPEG`, a
-    /// JPEG that can be its own JPEG rendition (`JPEGFallbackReuse`) is appended to
-    /// `result.renditions` as it is, and the decode only reaches the other renditions' size.
+    /// JPEG that can be its own JPEG rendition (`JPEGFallbackReuse`) is returned as it is in
+    /// `SourceImage.premade`, and the decode only reaches the other renditions' size (with
+    /// `plan.keepsFullPixels`, a second decode at the full size goes in `fullPixels`).
     static func decode(_ bytes: [UInt8], format: SourceFormat, name: String, plan: DecodePlan,
                        into result: inout AssetResult, sidecarOrientation: Int? = nil,
                        reuseJPEG: Bool = false) throws(AssetError) -> SourceImage {
@@ -135,9 +132,15 @@ enum StillDecoding {
         if let warning {
             result.warnings = (result.warnings ?? []) + ["decode: \(warning) (decoded leniently, as viewers do)"]
         }
-        result.renditions.append(contentsOf: reused)
         // Vector sources may report a different intrinsic size once rendered; the header's wins.
-        return SourceImage(decoded: decoded, width: header.displayWidth, height: header.displayHeight, upscale: upscale)
+        var image = SourceImage(decoded: decoded, width: header.displayWidth, height: header.displayHeight,
+                                upscale: upscale, premade: reused)
+        if plan.keepsFullPixels, !reused.isEmpty, fullBox != box {
+            // The pixels are drawn afterwards (a card): at the size the reused rendition has.
+            image.fullPixels = try decodeOnItsThread(bytes, header: header, box: fullBox, upscale: upscale, plan: plan,
+                                                     name: name).0
+        }
+        return image
     }
 
     /// One decode to `box` on its own thread (`DeadlineThread`; a JPEG on this one) under its

@@ -7,7 +7,7 @@ import JournalMediaVideo
 /// which feeds the same renditions as a photo.
 ///
 /// With a movie attachment in the plan (the `notification` role), the same open movie is
-/// also encoded into an MP4 notification attachment (`MovieClipEncoder` in the video layer),
+/// also encoded into an MP4 notification attachment (pre-made: `SourceImage.premade`) (`MovieClipEncoder` in the video layer),
 /// whose thumbnail clipping square comes from the poster and thumbnail time is the poster's.
 ///
 /// Made by the registry for sniffed movie formats. Costs the container open and one
@@ -46,6 +46,7 @@ public struct VideoSource: FileSource {
         do throws(VipsError) {
             image = try VipsImageHandle.copyingPackedRGB(poster.rgb, width: poster.width, height: poster.height)
         } catch { throw AssetError(file: probe.name, stage: .decode, message: error.message) }
+        var premade: [Rendition] = []
         if let request = plan.movieAttachment {
             let movie = try media.movieAttachment(request)
             var rendition = Rendition(role: request.role, format: .mp4, width: movie.width, height: movie.height,
@@ -58,9 +59,9 @@ public struct VideoSource: FileSource {
                 uti: RenditionFormat.mp4.uniformTypeIdentifier, limitBytes: request.maxBytes,
                 thumbnailClippingRect: clip,
                 thumbnailTimeSeconds: min(poster.timeSeconds, max(0, movie.durationSeconds - 0.001)))
-            result.renditions.append(rendition)
+            premade.append(rendition)
         }
         return SourceImage(decoded: DecodedImage(image: image, hasRealTransparency: false),
-                           width: info.displayWidth, height: info.displayHeight, upscale: false)
+                           width: info.displayWidth, height: info.displayHeight, upscale: false, premade: premade)
     }
 }
