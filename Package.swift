@@ -99,22 +99,23 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The resampler's fixed-point inner loops (SSE2 pmaddwd; plain C elsewhere) and the
         // Y'CbCr → RGB row conversion, written here. Resampling only.
-        .target(name: "CResampleKernel", path: "Sources/CResampleKernel"),
+        .target(name: "CResampleKernel", path: "Sources/FastPaths/CResampleKernel"),
         // Resampling: the fixed-point Lanczos-3 resampler of 8-bit pixels in memory and the
         // planar Y'CbCr → RGB conversion after it; no C library. Shared by imaging (rendition
         // resizes, the JPEG decode's reduction) and video (the HEIC fast path's planes).
         .target(
             name: "JournalMediaResampling",
             dependencies: ["CResampleKernel"],
+            path: "Sources/FastPaths/JournalMediaResampling",
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // libjpeg's error manager for the two C targets below: error_exit keeps the text and
         // longjmps to the caller's setjmp, warnings counted (the first one's text kept), nothing
         // printed; the setjmp rules in its header. Written here; C targets only.
-        .target(name: "CJPEGErrors", path: "Sources/CJPEGErrors", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CJPEGErrors", path: "Sources/FastPaths/CJPEGErrors", linkerSettings: [.linkedLibrary("jpeg")]),
         // The JPEG decode on the calling thread (libjpeg-turbo, already loaded by libvips):
         // libjpeg's errors caught through CJPEGErrors, libvips' chunking and settings, so the
         // samples and failures are libvips' own. Written here; imaging only.
-        .target(name: "CJPEGDecode", dependencies: ["CJPEGErrors"], path: "Sources/CJPEGDecode",
+        .target(name: "CJPEGDecode", dependencies: ["CJPEGErrors"], path: "Sources/FastPaths/CJPEGDecode",
                 linkerSettings: [.linkedLibrary("jpeg")]),
         // libvips' error entry points (vips_verror, freeze/thaw/clear) and its two threaded
         // sinks, defined ahead of libvips so each message lands with the computation it
@@ -127,7 +128,7 @@ let package = Package(
         // thread, with libvips 8.14's settings; libjpeg's errors caught through CJPEGErrors. Both
         // libraries are already in the process through libvips; linked here by name, headers from
         // the default include path (libjpeg62-turbo-dev, libwebp-dev). Written here; imaging only.
-        .target(name: "CStillEncode", dependencies: ["CJPEGErrors"], path: "Sources/CStillEncode",
+        .target(name: "CStillEncode", dependencies: ["CJPEGErrors"], path: "Sources/FastPaths/CStillEncode",
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp")]),
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
         .target(
