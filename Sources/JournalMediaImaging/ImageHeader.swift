@@ -1,5 +1,6 @@
 import CVips
 import JournalMediaCore
+import JournalMediaHEIF
 
 /// What an image's header says, read before any pixel is decoded.
 package struct ImageHeader {

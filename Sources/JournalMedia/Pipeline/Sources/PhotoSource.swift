@@ -1,4 +1,5 @@
 import JournalMediaCore
+import JournalMediaHEIF
 import JournalMediaImaging
 import JournalMediaVideo
 
