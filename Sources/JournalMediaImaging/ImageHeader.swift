@@ -100,7 +100,7 @@ package enum ImageHeaderReader {
             || format.isLinearLight
         // Radiance pixels are packed RGBE (4 bytes, no alpha); OpenEXR's alpha is kept as a channel.
         if format == .hdr { header.hasAlpha = false; header.colourSpace = .rgb }
-        if header.hasProfile, space == .rgb, SRGBProfileMatch.matches(image) {
+        if header.hasProfile, space == .rgb, FastPaths.allows(.srgbProfileMatch), SRGBProfileMatch.matches(image) {
             header.profileIsSRGB = true
         } else if header.hasProfile {
             header.profileUsable = profileConverts(like: image, space: space)
