@@ -48,6 +48,8 @@ import Testing
 
     static func image(width: Int, height: Int, bands: Int, interpretation: VipsInterpretation? = nil,
                       seed: UInt64 = 1) throws -> VipsImageHandle {
+        // libvips initialised first: a memory image made before vips_init races another test's.
+        try VipsRuntime.ensure()
         let pixels = pattern(width: width, height: height, bands: bands, seed: seed)
         let (image, target) = try VipsImageHandle.memoryImage(
             width: width, height: height, bands: bands,
