@@ -82,6 +82,12 @@ let package = Package(
             name: "JournalMediaCore",
             dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
+        // HEIF: the container of HEIC and AVIF stills (boxes, the `meta` items, grids, transforms,
+        // colour signalling) and the decoded-RGB record its decoders hand over. No C; read by
+        // metadata (Exif/XMP items, container bounds), imaging (headers) and video (the HEVC and
+        // AV1 still decodes in Video/FastPaths), so it sits on the core, below all three.
+        .target(name: "JournalMediaHEIF", dependencies: ["JournalMediaCore"],
+                swiftSettings: [.swiftLanguageMode(.v6)]),
         // Notifications: suggestion links (JSNotificationURLFormat), their AASA entries and APNs
         // push payloads. No C and nothing of the pipeline; `link` and `push` use it, and
         // JournalMedia re-exports it. (Attachment limits are the model's: Core.)
@@ -95,26 +101,27 @@ let package = Package(
         // MakerNote, XMP via libxml2, capture-date resolution.
         .target(
             name: "JournalMediaMetadata",
-            dependencies: ["JournalMediaCore", "CExif", "CLibXML2", "CZlib"],
+            dependencies: ["JournalMediaCore", "JournalMediaHEIF", "CExif", "CLibXML2", "CZlib"],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // The resampler's fixed-point inner loops (SSE2 pmaddwd; plain C elsewhere) and the
         // Y'CbCr → RGB row conversion, written here. Resampling only.
-        .target(name: "CResampleKernel", path: "Sources/CResampleKernel"),
+        .target(name: "CResampleKernel", path: "Sources/FastPaths/CResampleKernel"),
         // Resampling: the fixed-point Lanczos-3 resampler of 8-bit pixels in memory and the
         // planar Y'CbCr → RGB conversion after it; no C library. Shared by imaging (rendition
         // resizes, the JPEG decode's reduction) and video (the HEIC fast path's planes).
         .target(
             name: "JournalMediaResampling",
             dependencies: ["CResampleKernel"],
+            path: "Sources/FastPaths/JournalMediaResampling",
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // libjpeg's error manager for the two C targets below: error_exit keeps the text and
         // longjmps to the caller's setjmp, warnings counted (the first one's text kept), nothing
         // printed; the setjmp rules in its header. Written here; C targets only.
-        .target(name: "CJPEGErrors", path: "Sources/CJPEGErrors", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CJPEGErrors", path: "Sources/FastPaths/CJPEGErrors", linkerSettings: [.linkedLibrary("jpeg")]),
         // The JPEG decode on the calling thread (libjpeg-turbo, already loaded by libvips):
         // libjpeg's errors caught through CJPEGErrors, libvips' chunking and settings, so the
         // samples and failures are libvips' own. Written here; imaging only.
-        .target(name: "CJPEGDecode", dependencies: ["CJPEGErrors"], path: "Sources/CJPEGDecode",
+        .target(name: "CJPEGDecode", dependencies: ["CJPEGErrors"], path: "Sources/FastPaths/CJPEGDecode",
                 linkerSettings: [.linkedLibrary("jpeg")]),
         // libvips' error entry points (vips_verror, freeze/thaw/clear) and its two threaded
         // sinks, defined ahead of libvips so each message lands with the computation it
@@ -127,26 +134,26 @@ let package = Package(
         // thread, with libvips 8.14's settings; libjpeg's errors caught through CJPEGErrors. Both
         // libraries are already in the process through libvips; linked here by name, headers from
         // the default include path (libjpeg62-turbo-dev, libwebp-dev). Written here; imaging only.
-        .target(name: "CStillEncode", dependencies: ["CJPEGErrors"], path: "Sources/CStillEncode",
+        .target(name: "CStillEncode", dependencies: ["CJPEGErrors"], path: "Sources/FastPaths/CStillEncode",
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp")]),
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
         .target(
             name: "JournalMediaImaging",
-            dependencies: ["JournalMediaCore", "CVips", "CVipsMessages", "CStillEncode", "CJPEGDecode", "CLCMS2", "CPango", "JournalMediaResampling",
+            dependencies: ["JournalMediaCore", "JournalMediaHEIF", "CVips", "CVipsMessages", "CStillEncode", "CJPEGDecode", "CLCMS2", "CPango", "JournalMediaResampling",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Video: libav open (custom I/O), probe, poster frames, tone-mapping, cover art, and
         // the HEVC decode of HEIC stills.
         .target(
             name: "JournalMediaVideo",
-            dependencies: ["JournalMediaCore", "JournalMediaResampling", "CFFmpeg", "CLibavLoader",
+            dependencies: ["JournalMediaCore", "JournalMediaHEIF", "JournalMediaResampling", "CFFmpeg", "CLibavLoader",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Pipeline: probes, sources and their registry, the rendition step, Live Photo pairing,
         // batches. Re-exports the layers below, so `import JournalMedia` is all a user writes.
         .target(
             name: "JournalMedia",
-            dependencies: ["JournalMediaCore", "JournalMediaMetadata", "JournalMediaImaging", "JournalMediaVideo",
+            dependencies: ["JournalMediaCore", "JournalMediaHEIF", "JournalMediaMetadata", "JournalMediaImaging", "JournalMediaVideo",
                            "JournalMediaNotifications", "JournalMediaSuggestions", "CCrypto", .product(name: "Logging", package: "swift-log"),
                            .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
@@ -199,7 +206,7 @@ let package = Package(
         // `make bench`: the HEIC levers (loop filters, the HEVC-decode floor) outside the batch.
         .executableTarget(
             name: "heic-bench",
-            dependencies: ["JournalMediaCore", "JournalMediaImaging", "JournalMediaVideo"],
+            dependencies: ["JournalMediaCore", "JournalMediaHEIF", "JournalMediaImaging", "JournalMediaVideo"],
             path: "Benchmarks/HEICBench",
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
@@ -209,7 +216,7 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "JournalMediaTests",
-            dependencies: ["JournalMedia", "JournalMediaCore", "JournalMediaMetadata", "JournalMediaImaging", "JournalMediaNotifications", "JournalMediaSuggestions",
+            dependencies: ["JournalMedia", "JournalMediaCore", "JournalMediaHEIF", "JournalMediaMetadata", "JournalMediaImaging", "JournalMediaNotifications", "JournalMediaSuggestions",
                            "JournalMediaVideo", "JournalMediaResampling", "CResampleKernel", "CStillEncode", "CExif", "CVips", "CFFmpeg",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "InMemoryLogging", package: "swift-log"),

@@ -30,7 +30,15 @@ def swift_files():
 
 
 def target_of(path):
-    return path.relative_to(SOURCES).parts[0]
+    parts = path.relative_to(SOURCES).parts
+    # Sources/FastPaths/<target>/… holds whole targets (issue 33 item 5).
+    return parts[1] if parts[0] == "FastPaths" and len(parts) > 2 else parts[0]
+
+
+def fast_path_files():
+    """Swift and C files in a FastPaths folder (Sources/FastPaths/, <target>/FastPaths/)."""
+    return sorted(p for p in SOURCES.rglob("*") if p.is_file() and p.suffix in (".swift", ".c", ".h")
+                  and "FastPaths" in p.relative_to(SOURCES).parts)
 
 
 def imports(path):
@@ -184,7 +192,17 @@ def figures(args):
     print(f"records holding its modification time: {len(mods)}: {', '.join(mods)}")
     print(f"records holding either: {len(holders)}")
 
-    c_modules = sorted(p.name for p in SOURCES.iterdir() if p.is_dir() and re.match(r"C[A-Z]", p.name))
+    fast = fast_path_files()
+    if fast:
+        lines = {p: len(p.read_text(errors="replace").splitlines()) for p in fast}
+        by_folder = collections.Counter()
+        for p, c in lines.items():
+            parts = p.relative_to(SOURCES).parts
+            by_folder["/".join(parts[:parts.index("FastPaths") + 1])] += c
+        print(f"fast paths (files in FastPaths folders): {len(fast)} files, {sum(lines.values())} lines: "
+              + ", ".join(f"{k} {v}" for k, v in sorted(by_folder.items())))
+    c_modules = sorted(p.name for d in (SOURCES, SOURCES / "FastPaths") if d.is_dir()
+                       for p in d.iterdir() if p.is_dir() and re.match(r"C[A-Z]", p.name))
     importers = collections.defaultdict(list)
     for p in files:
         for m in imports(p): importers[m].append(p)

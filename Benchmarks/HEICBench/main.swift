@@ -13,6 +13,7 @@
 import Foundation
 import Glibc
 import JournalMediaCore
+import JournalMediaHEIF
 import JournalMediaImaging
 import JournalMediaVideo
 

@@ -1,5 +1,6 @@
 import CVips
 import JournalMediaCore
+import JournalMediaHEIF
 import JournalMediaResampling
 
 /// A source decoded once, at the size the largest rendition needs, upright, 8-bit sRGB (or

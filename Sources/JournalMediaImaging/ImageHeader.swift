@@ -1,5 +1,6 @@
 import CVips
 import JournalMediaCore
+import JournalMediaHEIF
 
 /// What an image's header says, read before any pixel is decoded.
 package struct ImageHeader {
@@ -80,7 +81,7 @@ package enum ImageHeaderReader {
             || format.isLinearLight
         // Radiance pixels are packed RGBE (4 bytes, no alpha); OpenEXR's alpha is kept as a channel.
         if image.pointer.pointee.Coding == VIPS_CODING_RAD { header.hasAlpha = false; header.colourSpace = .rgb }
-        if header.hasProfile, space == .rgb, SRGBProfileMatch.matches(image) {
+        if header.hasProfile, space == .rgb, FastPaths.allows(.srgbProfileMatch), SRGBProfileMatch.matches(image) {
             header.profileIsSRGB = true
         } else if header.hasProfile {
             header.profileUsable = profileConverts(like: image, space: space)

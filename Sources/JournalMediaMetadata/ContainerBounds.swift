@@ -1,4 +1,5 @@
 import JournalMediaCore
+import JournalMediaHEIF
 
 /// A structure inside a container that declares more bytes than the file holds: a PNG chunk,
 /// a JPEG segment, a RIFF chunk, an ISO-BMFF box or item extent, a TIFF directory or value.

@@ -9,7 +9,8 @@ import JournalMediaCore
 /// `HDRToneCurve` linearises, changes primaries, rolls off highlights (Möbius, like
 /// `tonemap=mobius:desat=0`) and encodes BT.709 from tables. Frames with primaries other than
 /// BT.2020, Display P3 or BT.709, or an unusual transfer, take libavfilter's zscale + tonemap graph instead
-/// (`HDRFilterGraphToneMapper`), which the table path was checked against.
+/// (`HDRFilterGraphToneMapper`), which the table path was checked against; so does every frame
+/// on the library paths (`FastPaths`, `JOURNAL_MEDIA_LIBRARY_PATHS=1`).
 ///
 /// Runs once per poster candidate of an HDR video. Costs one swscale pass and one table pass
 /// at poster size, and one 16-bit buffer of the poster's size (far less time and memory than
@@ -18,7 +19,8 @@ package enum HDRToneMapper {
     /// `encoding`: `.cameraOETF` for posters, `.display` for HDR stills (see `HDRToneCurve`).
     static func toneMap(_ frame: LibavFrame, width: Int, height: Int,
                         encoding: HDRToneCurve.Encoding = .cameraOETF) throws(LibavFailure) -> [UInt8] {
-        guard let curve = curve(for: frame, encoding: encoding), let matrix = matrix(for: frame) else {
+        guard FastPaths.allows(.hdrToneCurve), let curve = curve(for: frame, encoding: encoding),
+              let matrix = matrix(for: frame) else {
             return try HDRFilterGraphToneMapper.toneMap(frame, width: width, height: height)
         }
         let wide = try SDRFrameConverter.convert16(frame, width: width, height: height, matrix: matrix)

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import JournalMedia
 @testable import JournalMediaCore
+@testable import JournalMediaHEIF
 @testable import JournalMediaImaging
 @testable import JournalMediaVideo
 

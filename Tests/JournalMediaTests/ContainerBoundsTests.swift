@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JournalMedia
 @testable import JournalMediaCore
+@testable import JournalMediaHEIF
 @testable import JournalMediaMetadata
 
 /// Issue 14, item 1: a chunk, segment, box, extent or TIFF value that declares more bytes than

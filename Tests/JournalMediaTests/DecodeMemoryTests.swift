@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JournalMedia
 @testable import JournalMediaCore
+@testable import JournalMediaHEIF
 @testable import JournalMediaImaging
 
 /// Issue 14, item 5: what a HEIF/AVIF decode may hold, and no second decode on the error path.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import JournalMedia
 @testable import JournalMediaCore
+@testable import JournalMediaHEIF
 
 /// A 200 MP grid HEIC, the size of Samsung's 200 MP mode, made of the x265-coded tiles of
 /// Samples/heif/grid-3x2.heic repeated (48 × 64 tiles of 256×256: 12288×16384), converted by

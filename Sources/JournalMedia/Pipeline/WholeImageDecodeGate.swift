@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import JournalMediaCore
+import JournalMediaHEIF
 import JournalMediaImaging
 
 /// Whole-image HEIF/AVIF (and JPEG XL, JPEG 2000, BMP, ICO, Netpbm, EXR, HDR) decodes run alone, process-wide.

@@ -16,7 +16,7 @@ package protocol ByteSource {
 }
 
 extension ByteSource {
-    func uint8(_ offset: Int) -> UInt8? { read(offset, 1)?.first }
+    package func uint8(_ offset: Int) -> UInt8? { read(offset, 1)?.first }
 
     package func uint16BE(_ offset: Int) -> Int? {
         read(offset, 2).map { Int($0[0]) << 8 | Int($0[1]) }

@@ -102,7 +102,10 @@ public struct AssetError: Error, Sendable, Equatable, Codable, CustomStringConve
 
 extension AssetErrorReason {
     /// The reason when a call site gives none: the stage's usual one, or `truncated` when
-    /// the decoder said so (libvips and libjpeg word it several ways).
+    /// the decoder said so (libvips and libjpeg word it several ways). A fallback for library
+    /// message text only (libvips, libav): where the toolkit's own readers know why — a
+    /// container that runs past the end (`ContainerBounds`), a still cut short inside its own
+    /// framing (`CutShortFile`), a limit, a deadline — the call site passes the reason.
     package static func inferred(stage: ProcessingStage, message: String) -> AssetErrorReason {
         switch stage {
         case .read: return .unreadable

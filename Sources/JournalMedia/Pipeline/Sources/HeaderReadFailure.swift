@@ -1,4 +1,5 @@
 import JournalMediaCore
+import JournalMediaHEIF
 
 /// The probe error for a still whose header libvips could not read: "cannot read the <FORMAT>
 /// header: <libvips' message>", except for a HEIC or AVIF whose only libvips message is

@@ -1,4 +1,5 @@
 import JournalMediaCore
+import JournalMediaHEIF
 import JournalMediaImaging
 import JournalMediaVideo
 
@@ -200,7 +201,9 @@ enum StillDecoding {
             return (lenient.image, lenient.warning)
         case .finished(.failure(let error)):
             if let reason = stop.stopReason { throw stopped(reason) }
-            throw fail(.decode, nil, "cannot decode the \(format.rawValue.uppercased()) pixels: \(error.message)")
+            // Truncated when the file's own framing says it ends early; else the library's words decide.
+            let cut = CutShortFile.endsInside(MemoryBytes(bytes: bytes), format: format) != nil
+            throw fail(.decode, cut ? .truncated : nil, "cannot decode the \(format.rawValue.uppercased()) pixels: \(error.message)")
         }
     }
 

@@ -1,3 +1,5 @@
+import JournalMediaCore
+
 /// A HEIC or AVIF decoded in-process by a fast path: packed 8-bit RGB already fitted to the
 /// box (HEIF `clap` applied), with the turn or mirror still to apply (HEIF `irot`, `imir`,
 /// as one EXIF orientation, so the imaging layer does it in the same pass as its colour

@@ -1,5 +1,6 @@
 import CFFmpeg
 import JournalMediaCore
+import JournalMediaHEIF
 
 /// Decodes an AVIF's primary image with libavcodec's `libdav1d` decoder and converts it to
 /// 8-bit RGB at the target size in one pass, instead of libheif + dav1d + libvips' resize:

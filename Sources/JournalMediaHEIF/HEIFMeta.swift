@@ -1,3 +1,5 @@
+import JournalMediaCore
+
 /// One ISO BMFF box: its type and where its content (after the header) starts and ends.
 package struct HEIFBox {
     package var type: String

@@ -1,5 +1,6 @@
 import CFFmpeg
 import JournalMediaCore
+import JournalMediaHEIF
 import JournalMediaResampling
 
 /// Decodes a HEIC's primary image with libavcodec's HEVC decoder and the project's resampler

@@ -1,5 +1,6 @@
 import CFFmpeg
 import JournalMediaCore
+import JournalMediaHEIF
 import JournalMediaResampling
 
 /// Decodes a HEIF image's coded tiles row by row and resamples them to the target size as

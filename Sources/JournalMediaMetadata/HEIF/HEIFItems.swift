@@ -1,5 +1,6 @@
 import Foundation
 import JournalMediaCore
+import JournalMediaHEIF
 
 /// HEIF/AVIF (ISO base media file format): the `meta` box lists items (`iinf`) and where
 /// their bytes are (`iloc`). The item of type `Exif` holds a 4-byte offset then the TIFF

@@ -1,4 +1,5 @@
 import JournalMediaCore
+import JournalMediaHEIF
 
 /// The rotations and mirrors of a HEIF/AVIF image (`irot`, `imir`) for packed RGB that was
 /// already scaled: which size to scale the coded pixels to so the upright result fits the

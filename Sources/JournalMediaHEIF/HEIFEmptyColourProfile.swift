@@ -1,3 +1,5 @@
+import JournalMediaCore
+
 extension HEIFMeta {
     /// The primary image's `colr` box of type `prof` or `rICC` that holds no ICC bytes (the
     /// primary's own, else its first grid tile's): libheif then reports a profile of size 0,

@@ -1,3 +1,5 @@
+import JournalMediaCore
+
 /// The coding of the image items an in-process decoder reads: HEVC (`hvc1` items, `hvcC`)
 /// for HEIC, AV1 (`av01` items, `av1C`) for AVIF.
 package enum HEIFCodec: Sendable {
