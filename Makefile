@@ -2,7 +2,7 @@
 SWIFT        ?= swift
 OUT          ?= out
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev libexif-dev libssl-dev libpango1.0-dev libxml2-dev zlib1g-dev liblcms2-dev
+APT_PACKAGES := pkg-config libvips-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev libexif-dev libssl-dev libpango1.0-dev libxml2-dev zlib1g-dev liblcms2-dev libdeflate-dev
 # Fonts the card renderer draws with (Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari, Thai: noto-core;
 # Chinese, Japanese, Korean: noto-cjk; emoji: noto-color-emoji). Cards count missing glyphs against these.
 FONT_PACKAGES := fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji

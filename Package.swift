@@ -72,6 +72,11 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // libdeflate's whole-buffer zlib compression, for the PNG encode of renditions
+        // (DirectPNGEncode); already in the process through libvips' libtiff. Imaging only.
+        .systemLibrary(
+            name: "CLibdeflate", path: "Sources/CLibdeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]),
         // glibc's malloc.h, for the command-line tool's allocator settings (AllocatorTuning).
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // The architecture, bottom up; arrows point one way. Only the four targets in the middle
@@ -139,7 +144,7 @@ let package = Package(
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
         .target(
             name: "JournalMediaImaging",
-            dependencies: ["JournalMediaCore", "JournalMediaHEIF", "CVips", "CVipsMessages", "CStillEncode", "CJPEGDecode", "CLCMS2", "CPango", "JournalMediaResampling",
+            dependencies: ["JournalMediaCore", "JournalMediaHEIF", "CVips", "CVipsMessages", "CStillEncode", "CJPEGDecode", "CLCMS2", "CPango", "JournalMediaResampling", "CLibdeflate",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Video: libav open (custom I/O), probe, poster frames, tone-mapping, cover art, and

@@ -102,6 +102,11 @@ package enum ImageDecoder {
             return try JPEGResampledDecode.decode(bytes, header: header, width: width, height: height,
                                                   colourManaged: colourManaged, failOn: failOn)
         }
+        if FastPaths.enabled, header.format == .png, !allowUpscale,
+           let decoded = try PNGResampledDecode.decode(bytes, header: header, width: width, height: height,
+                                                       colourManaged: colourManaged, failOn: failOn) {
+            return decoded
+        }
         let thumbnail: VipsOperationCall
         // The load of a format without shrink-on-load, kept until the pixels are in memory
         // (it retains the source or memfd its loader reads).

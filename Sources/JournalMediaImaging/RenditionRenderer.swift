@@ -99,8 +99,9 @@ package enum RenditionRenderer {
     static func subsampleMode(_ spec: RenditionSpec) -> String { spec.chromaSubsampling?.rawValue ?? "on" }
 
     /// The WebP or JPEG encode on the calling thread (`DirectWebPEncode`, `DirectJPEGEncode`)
-    /// when the image is an 8-bit one in memory, with the settings `encode` gives libvips;
-    /// nil for other formats and images, which libvips encodes.
+    /// when the image is an 8-bit one in memory, with the settings `encode` gives libvips, and
+    /// the default-settings PNG encode (`DirectPNGEncode`, libdeflate); nil for other formats
+    /// and images, which libvips encodes.
     private static func directEncode(_ image: VipsImageHandle, format: RenditionFormat,
                                      spec: RenditionSpec, quality: Int) throws(VipsError) -> [UInt8]? {
         guard FastPaths.enabled else { return nil }
@@ -111,6 +112,8 @@ package enum RenditionRenderer {
             return try DirectJPEGEncode.encode(image, quality: quality, optimizeCoding: optimizesCoding(spec),
                                                progressive: spec.progressive ?? false,
                                                subsampleMode: subsampleMode(spec))
+        case .png where spec.compression == nil && spec.byteLimit == nil:
+            return try DirectPNGEncode.encode(image)
         default:
             return nil
         }

@@ -100,8 +100,8 @@ public struct RenditionSpec: Codable, Sendable, Hashable {
     public var chromaSubsampling: ChromaSubsampling?
     /// JPEG: progressive (interlaced) instead of baseline; nil: baseline.
     public var progressive: Bool?
-    /// PNG: zlib compression level 0–9; nil: level 2 with the "up" row filter (fast, good
-    /// for photos), or level 6 under a byte limit.
+    /// PNG: zlib compression level 0–9 (libvips' encode); nil: the "up" row filter and
+    /// libdeflate's level 1 (fast, good for photos), or zlib level 6 under a byte limit.
     public var compression: Int?
     /// Largest encoded size in bytes: the quality is lowered, then the size, until the file
     /// fits. nil: no limit, except for the `notification` role, which always stays under
