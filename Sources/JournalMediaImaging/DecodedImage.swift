@@ -102,7 +102,7 @@ package enum ImageDecoder {
             return try JPEGResampledDecode.decode(bytes, header: header, width: width, height: height,
                                                   colourManaged: colourManaged, failOn: failOn)
         }
-        if FastPaths.enabled, header.format == .png, !allowUpscale,
+        if FastPaths.allows(.pngResampledDecode), header.format == .png, !allowUpscale,
            let decoded = try PNGResampledDecode.decode(bytes, header: header, width: width, height: height,
                                                        colourManaged: colourManaged, failOn: failOn) {
             return decoded

@@ -112,7 +112,7 @@ package enum RenditionRenderer {
             return try DirectJPEGEncode.encode(image, quality: quality, optimizeCoding: optimizesCoding(spec),
                                                progressive: spec.progressive ?? false,
                                                subsampleMode: subsampleMode(spec))
-        case .png where spec.compression == nil && spec.byteLimit == nil:
+        case .png where spec.compression == nil && spec.byteLimit == nil && FastPaths.allows(.pngEncode):
             return try DirectPNGEncode.encode(image)
         default:
             return nil

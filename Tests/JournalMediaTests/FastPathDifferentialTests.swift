@@ -418,7 +418,7 @@ import Testing
         }
         let sources = root.appendingPathComponent("Sources")
         let enumerator = try #require(FileManager.default.enumerator(atPath: sources.path))
-        let fastModules = ["CJPEGDecode", "CJPEGErrors", "CStillEncode", "CResampleKernel", "CLCMS2"]
+        let fastModules = ["CJPEGDecode", "CJPEGErrors", "CStillEncode", "CResampleKernel", "CLCMS2", "CLibdeflate"]
         var importers: [String] = []
         while let relative = enumerator.nextObject() as? String {
             guard relative.hasSuffix(".swift") else { continue }
