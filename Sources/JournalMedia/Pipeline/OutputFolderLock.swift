@@ -34,10 +34,11 @@ public final class OutputFolderLock: Sendable {
             throw BatchError.outputNotWritable(folder.path, reason: "cannot create \(fileName): \(String(cString: strerror(errno)))")
         }
         let lock = OutputFolderLock(descriptor: fd)
-        // A lock that frees itself within the grace period was not another run's: a process
-        // this one spawns (any `posix_spawn` on another thread) holds a copy of every open
-        // descriptor until it execs, so a lock this process just released can look held for
-        // a moment. Another run holds its lock for the whole batch, far longer.
+        // A lock that frees itself within the grace period was not another run's. The toolkit
+        // starts no programs, but a host that links it may (a test runner, an app): a child
+        // started on another thread holds a copy of every open descriptor until its exec, so
+        // a lock this process just released can look held for a moment. Another run holds
+        // its lock for the whole batch, far longer.
         var waited = Duration.zero
         while true {
             if flock(fd, LOCK_EX | LOCK_NB) == 0 { return lock }
