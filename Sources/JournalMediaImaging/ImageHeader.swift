@@ -73,7 +73,7 @@ package enum ImageHeaderReader {
             format: format, storedWidth: image.width, storedHeight: image.height,
             orientation: image.orientation, bands: image.bands, hasAlpha: image.hasAlpha,
             colourSpace: space, hasProfile: image.hasField(VIPS_META_ICC_NAME))
-        if format == .heic, let turned = heifTurnedSize(bytes, libvips: (image.width, image.height)) {
+        if LibvipsStillRoute.of(format).turnedGridSize, let turned = heifTurnedSize(bytes, libvips: (image.width, image.height)) {
             (header.storedWidth, header.storedHeight) = turned
         }
         header.resolution = (image.pointer.pointee.Xres, image.pointer.pointee.Yres)
@@ -202,7 +202,7 @@ package enum ImageHeaderReader {
             try transform.set("output_profile", .string("srgb"))
             try transform.set("intent", .nick("relative"))
             try transform.build()
-            _ = try transform.outputImage().materialised()
+            _ = try transform.outputImage().materialised(stop: nil) // one pixel: nothing to stop
             return true
         } catch {
             return false

@@ -103,7 +103,8 @@ public struct AssetProcessor: Sendable {
             let probe = bytes.withContiguousStorageIfAvailable { buffer in
                 self.perform(AssetRequest(.probed(ProbedAsset(borrowing: UnsafeRawBufferPointer(buffer), name: filename,
                                                               modified: modified, keepMediaOpen: true, maxPixels: maxPixels,
-                                                              readsMetadata: readsMetadata), content: nil)), stop: stop).result
+                                                              readsMetadata: readsMetadata, stop: stop), content: nil)),
+                                          stop: stop).result
             }
             return probe ?? self.perform(AssetRequest(.bytes([UInt8](bytes), name: filename, modified: modified,
                                                               sha256: nil)), stop: stop).result
@@ -188,10 +189,10 @@ public struct AssetProcessor: Sendable {
         var motion: (probe: ProbedAsset, content: Result<SourceFile, AssetError>?, pairedBy: LivePhotoRecord.PairedBy)?
         switch request.input {
         case .file(let url, let displayName):
-            (still, content) = (ProbedAsset.open(url, name: displayName ?? url.path, maxPixels: options.maxPixels), nil)
+            (still, content) = (ProbedAsset.open(url, name: displayName ?? url.path, maxPixels: options.maxPixels, stop: stop), nil)
         case .bytes(let data, let name, let modified, let sha256):
             still = ProbedAsset(data: data, name: name, modified: modified, maxPixels: options.maxPixels,
-                                readsMetadata: options.readsMetadata)
+                                readsMetadata: options.readsMetadata, stop: stop)
             (content, knownSHA256) = (nil, sha256)
         case .probed(let probe, let given):
             (still, content) = (probe, given)
@@ -224,7 +225,7 @@ public struct AssetProcessor: Sendable {
         decodeAndRender(still, content: loaded, keepsPixels: request.keepsPixels, stop: stop, into: &processed)
         // A motion photo: the still's renditions plus the embedded MP4's poster, one entry.
         if motion == nil, request.embeddedMotion, processed.result.error == nil, still.embeddedMotion != nil,
-           let embedded = still.embeddedMotionProbe(maxPixels: options.maxPixels) {
+           let embedded = still.embeddedMotionProbe(maxPixels: options.maxPixels, stop: stop) {
             finishLivePhoto(&processed.result, motion: embedded, motionContent: nil, pairedBy: .embedded, stop: stop)
         }
         AssetTelemetry.record(processed.result, logger: logger)

@@ -56,9 +56,11 @@ public struct SuggestionProcessor: Sendable {
                 guard next < items.count else { return }
                 let index = next, item = items[index]
                 next += 1
-                let work = ItemWork(options: options, builder: builder, files: files, sink: sink, index: index, id: item.id)
-                group.addTask {
-                    switch await executor.run(under: DecodeGuard(), { work.run(item) }) {
+                var work = ItemWork(options: options, builder: builder, files: files, sink: sink, index: index, id: item.id)
+                let stop = DecodeGuard()
+                work.stop = stop
+                group.addTask { [work] in
+                    switch await executor.run(under: stop, { work.run(item) }) {
                     case .success(let output): return (index, output)
                     case .failure(let refusal): return (index, ItemWork.empty(item, error: Self.error(refusal, item: item)))
                     }
@@ -71,8 +73,9 @@ public struct SuggestionProcessor: Sendable {
             }
             return slots.compactMap { $0 }
         }
-        let collage = await executor.run(under: DecodeGuard()) { [options] in
-            CoverCollage(options: options, sink: sink).make(outputs)
+        let collageStop = DecodeGuard()
+        let collage = await executor.run(under: collageStop) { [options] in
+            CoverCollage(options: options, sink: sink).make(outputs, stop: collageStop)
         }
         let output = finish(bundle, builder: builder, outputs: outputs, collages: (try? collage.get()) ?? [], sink: sink)
         return SuggestionResult(output: output, files: sink.files)

@@ -5,8 +5,8 @@
 struct JPEG2000Format: FormatHandler {
     let priority = FormatPriority.signature
     let formats = [FormatDescription(
-        .jp2, mediaType: "image/jp2", suffixes: ["jp2", "j2k", "j2c", "jpc"], kind: .still,
-        still: StillLoading(loader: "jp2kload_buffer", loadsWhole: true))]
+        .jp2, name: "JPEG 2000", mediaType: "image/jp2", suffixes: ["jp2", "j2k", "j2c", "jpc"], kind: .still,
+        still: StillLoading(loader: "jp2kload_buffer", loadsWhole: true, codec: .jpeg2000))]
 
     func sniff(_ head: SniffHead) -> SniffVerdict? {
         if head.starts(with: [0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .format(.jp2) }

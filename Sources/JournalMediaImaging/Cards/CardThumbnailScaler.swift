@@ -11,13 +11,14 @@ import JournalMediaCore
 /// cards). Runs on the card's thread right after it is drawn; costs one pass over the
 /// card's pixels and holds one row of sums besides the thumbnail.
 package enum CardThumbnailScaler {
-    package static func scaled(_ card: DecodedImage, width: Int, height: Int) throws(VipsError) -> DecodedImage {
+    package static func scaled(_ card: DecodedImage, width: Int, height: Int,
+                               stop: DecodeGuard? = nil) throws(VipsError) -> DecodedImage {
         let image = card.image
         guard width < image.width || height < image.height, width > 0, height > 0 else { return card }
         guard image.format == VIPS_FORMAT_UCHAR, image.bands == 3 else {
             throw VipsError(message: "a card thumbnail needs 8-bit RGB pixels")
         }
-        let memory = try image.materialised()
+        let memory = try image.materialised(stop: stop)
         guard let data = vips_image_get_data(memory.pointer) else {
             throw VipsError(message: VipsRuntime.failureMessage("reading the card's pixels"))
         }

@@ -1,4 +1,5 @@
 import CVips
+import JournalMediaCore
 import Foundation
 
 /// Writes a card's 8-bit RGB pixels as a PNG (colour type 2, no metadata chunk), with a
@@ -23,10 +24,10 @@ import Foundation
 package enum CardPNGEncoder {
     /// The PNG file of a drawn card (8-bit RGB, as `CardRenderer` makes them); nil for any
     /// other image, which the general rendition path then encodes.
-    package static func encode(_ card: DecodedImage) throws(VipsError) -> [UInt8]? {
+    package static func encode(_ card: DecodedImage, stop: DecodeGuard? = nil) throws(VipsError) -> [UInt8]? {
         let image = card.image
         guard image.format == VIPS_FORMAT_UCHAR, image.bands == 3 else { return nil }
-        let memory = try image.materialised()
+        let memory = try image.materialised(stop: stop)
         guard let data = vips_image_get_data(memory.pointer) else {
             throw VipsError(message: VipsRuntime.failureMessage("reading the card's pixels"))
         }

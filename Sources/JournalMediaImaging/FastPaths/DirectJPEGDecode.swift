@@ -17,8 +17,8 @@ import JournalMediaCore
 /// resolution; the ICC profile is returned as bytes, assembled as libvips does.
 ///
 /// Runs inside `JPEGResampledDecode.decode`; costs the decode at the DCT scale and one
-/// image buffer of its size (libvips also held a strip cache). The calling thread's
-/// `DecodeGuard` is checked every 64 rows: a stopped guard ends the decode with the same
+/// image buffer of its size (libvips also held a strip cache). The decode's guard (`stop`)
+/// is checked every 64 rows: a stopped guard ends the decode with the same
 /// error text as libvips' interruption (`VipsInterrupt.message`).
 enum DirectJPEGDecode {
     /// The decoded image and the file's embedded ICC profile (nil when it has none).
@@ -33,8 +33,7 @@ enum DirectJPEGDecode {
     /// Decodes `bytes` at 1/`shrink`, or returns nil for a colour space or component count
     /// this path does not take (the caller then lets libvips load the file).
     static func decode(_ bytes: UnsafeRawBufferPointer, shrink: Int, failOn: ImageDecoder.DecodeFailure,
-                       resolution: (x: Double, y: Double)) throws(VipsError) -> Decoded? {
-        let watching = DecodeGuard.current
+                       resolution: (x: Double, y: Double), stop watching: DecodeGuard?) throws(VipsError) -> Decoded? {
         try VipsInterrupt.check(watching)
         guard let base = bytes.baseAddress,
               let decode = jm_jpeg_decode_open(base, bytes.count, Int32(shrink), failOn == .warning ? 1 : 0) else {

@@ -22,7 +22,7 @@ enum PNGResampledDecode {
 
     static func decode(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, colourManaged: Bool,
-        failOn: ImageDecoder.DecodeFailure
+        failOn: ImageDecoder.DecodeFailure, stop: DecodeGuard?
     ) throws(VipsError) -> DecodedImage? {
         guard header.format == .png, !header.highBitDepth, !header.orientationIsExternal,
               header.pixelCount <= maxPixels, (1...4).contains(header.bands),
@@ -38,18 +38,18 @@ enum PNGResampledDecode {
         guard loaded.format == VIPS_FORMAT_UCHAR, (1...4).contains(loaded.bands),
               interpretation == VIPS_INTERPRETATION_sRGB || interpretation == VIPS_INTERPRETATION_B_W
         else { return nil }
-        var image = try loaded.materialised()
+        var image = try loaded.materialised(stop: stop)
         // The target in display orientation, as the renditions size it, then in the stored
         // orientation the pixels have.
         let swapped = header.orientation >= 5
         let fitted = header.fittedDisplaySize(width: width, height: height)
         let stored = swapped ? (fitted.height, fitted.width) : (fitted.width, fitted.height)
         if let resized = try InMemoryResize.resized(image, width: min(stored.0, image.width),
-                                                    height: min(stored.1, image.height)) {
+                                                    height: min(stored.1, image.height), stop: stop) {
             image = resized
         }
         if header.orientation != 1 { image = try ImageDecoder.oriented(image, header.orientation) }
-        if image.pointer.pointee.dtype != VIPS_IMAGE_SETBUF { image = try image.materialised() }
+        if image.pointer.pointee.dtype != VIPS_IMAGE_SETBUF { image = try image.materialised(stop: stop) }
         for field in image.fieldNames where !ImageDecoder.coreFields.contains(field) {
             image.removeField(field)
         }
