@@ -72,7 +72,7 @@ package final class VipsImageHandle {
     /// image); later reads of the result cost no further decoding.
     /// Stops early (libvips' kill flag) when `stop`, the work's guard, says stop; nil: runs to
     /// the end (a card's small layer, a test).
-    func materialised(stop: DecodeGuard?) throws(VipsError) -> VipsImageHandle {
+    func materialised(stop: DecodeGuard? = nil) throws(VipsError) -> VipsImageHandle {
         try VipsInterrupt.watch(self, stop: stop)
         VipsRuntime.beginCall()
         guard let copied = vips_image_copy_memory(pointer) else {

@@ -18,7 +18,7 @@ enum CardLayers {
     /// blended by `CardCanvas.place`); masks are kept for a while by text, font, width and
     /// alignment (`CardTextMasks`), so the dark card reuses the light card's. Text with
     /// emoji is drawn in colour (RGBA, `ink` nil).
-    static func text(_ fitted: FittedText, stop: DecodeGuard?) throws(VipsError) -> (image: VipsImageHandle, dx: Int, dy: Int, lineDx: Int,
+    static func text(_ fitted: FittedText, stop: DecodeGuard? = nil) throws(VipsError) -> (image: VipsImageHandle, dx: Int, dy: Int, lineDx: Int,
                                                                 ink: [UInt8]?) {
         let measured = fitted.measurement
         let offsets = (measured.ink.x, measured.ink.y, measured.ink.x - measured.logical.x)
@@ -59,7 +59,7 @@ enum CardLayers {
     }
 
     /// Rasterises an SVG document (sized in pixels by its own width and height) to RGBA.
-    static func svg(_ document: String, stop: DecodeGuard?) throws(VipsError) -> VipsImageHandle {
+    static func svg(_ document: String, stop: DecodeGuard? = nil) throws(VipsError) -> VipsImageHandle {
         let utf8 = Array(document.utf8)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, utf8.count), alignment: 1)
         defer { buffer.deallocate() }

@@ -13,7 +13,7 @@ import JournalMediaCore
 /// with a 600 px artwork). Pictures with alpha or other formats return nil and go to libvips.
 enum CardPictureScaler {
     static func fitted(_ image: VipsImageHandle, width: Int, height: Int, crop: Bool,
-                       stop: DecodeGuard?) throws(VipsError) -> VipsImageHandle? {
+                       stop: DecodeGuard? = nil) throws(VipsError) -> VipsImageHandle? {
         guard image.format == VIPS_FORMAT_UCHAR, image.bands == 3, image.width > 0, image.height > 0 else { return nil }
         let boxWidth = max(1, width), boxHeight = max(1, height)
         let sx = Double(boxWidth) / Double(image.width), sy = Double(boxHeight) / Double(image.height)

@@ -33,7 +33,7 @@ enum DirectJPEGDecode {
     /// Decodes `bytes` at 1/`shrink`, or returns nil for a colour space or component count
     /// this path does not take (the caller then lets libvips load the file).
     static func decode(_ bytes: UnsafeRawBufferPointer, shrink: Int, failOn: ImageDecoder.DecodeFailure,
-                       resolution: (x: Double, y: Double), stop watching: DecodeGuard?) throws(VipsError) -> Decoded? {
+                       resolution: (x: Double, y: Double), stop watching: DecodeGuard? = nil) throws(VipsError) -> Decoded? {
         try VipsInterrupt.check(watching)
         guard let base = bytes.baseAddress,
               let decode = jm_jpeg_decode_open(base, bytes.count, Int32(shrink), failOn == .warning ? 1 : 0) else {

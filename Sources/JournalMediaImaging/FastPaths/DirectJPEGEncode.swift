@@ -16,7 +16,7 @@ enum DirectJPEGEncode {
     /// The encoded file, or nil when `image` is not one this encoder takes. `subsampleMode`
     /// is libvips' nick: `on`, `off` or `auto`.
     static func encode(_ image: VipsImageHandle, quality: Int, optimizeCoding: Bool, progressive: Bool,
-                       subsampleMode: String, stop: DecodeGuard?) throws(VipsError) -> [UInt8]? {
+                       subsampleMode: String, stop: DecodeGuard? = nil) throws(VipsError) -> [UInt8]? {
         guard let pixels = DirectStillEncode.pixels(of: image), pixels.bands == 1 || pixels.bands == 3 else { return nil }
         let subsample: Bool
         switch subsampleMode {

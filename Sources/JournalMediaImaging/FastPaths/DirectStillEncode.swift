@@ -38,7 +38,7 @@ enum DirectStillEncode {
     /// Runs `encode` with `stop` (the work's guard) as its stop check, and turns its
     /// outcome into bytes or a `VipsError` (the guard's stop message when it stopped it, as
     /// `VipsInterrupt` does for libvips computations).
-    static func run(_ what: String, stop current: DecodeGuard?,
+    static func run(_ what: String, stop current: DecodeGuard? = nil,
                     _ encode: (jm_still_encode_should_stop?, UnsafeMutableRawPointer?,
                                UnsafeMutablePointer<jm_still_encode_output>) -> jm_still_encode_status)
         throws(VipsError) -> [UInt8] {

@@ -20,7 +20,7 @@ enum DirectWebPEncode {
     static let maxSide = 16383
 
     /// The encoded file, or nil when `image` is not one this encoder takes.
-    static func encode(_ image: VipsImageHandle, quality: Int, effort: Int, stop: DecodeGuard?) throws(VipsError) -> [UInt8]? {
+    static func encode(_ image: VipsImageHandle, quality: Int, effort: Int, stop: DecodeGuard? = nil) throws(VipsError) -> [UInt8]? {
         guard (0...6).contains(effort), (0...100).contains(quality), image.width <= maxSide, image.height <= maxSide,
               let pixels = DirectStillEncode.pixels(of: image) else { return nil }
         let width = Int32(image.width), height = Int32(image.height)

@@ -17,7 +17,7 @@ package enum InMemoryResize {
     /// work's guard, asked once before the resample.
     package static func resized(_ image: VipsImageHandle, width: Int, height: Int,
                                 extent: (width: Double, height: Double)? = nil,
-                                stop: DecodeGuard?) throws(VipsError) -> VipsImageHandle? {
+                                stop: DecodeGuard? = nil) throws(VipsError) -> VipsImageHandle? {
         let bands = image.bands
         guard image.format == VIPS_FORMAT_UCHAR, (1...4).contains(bands), image.pointer.pointee.Coding == VIPS_CODING_NONE,
               width >= 1, height >= 1, width <= image.width, height <= image.height,

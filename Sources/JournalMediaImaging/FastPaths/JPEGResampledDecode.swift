@@ -18,7 +18,7 @@ import JournalMediaCore
 enum JPEGResampledDecode {
     static func decode(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, colourManaged: Bool,
-        failOn: ImageDecoder.DecodeFailure, stop: DecodeGuard?
+        failOn: ImageDecoder.DecodeFailure, stop: DecodeGuard? = nil
     ) throws(VipsError) -> DecodedImage {
         let shrink = ImageDecoder.jpegShrink(header, width: width, height: height) ?? 1
         // CMYK always converts: through its own profile, or libvips' CMYK one without.

@@ -22,7 +22,7 @@ enum PNGResampledDecode {
 
     static func decode(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, colourManaged: Bool,
-        failOn: ImageDecoder.DecodeFailure, stop: DecodeGuard?
+        failOn: ImageDecoder.DecodeFailure, stop: DecodeGuard? = nil
     ) throws(VipsError) -> DecodedImage? {
         guard header.format == .png, !header.highBitDepth, !header.orientationIsExternal,
               header.pixelCount <= maxPixels, (1...4).contains(header.bands),
