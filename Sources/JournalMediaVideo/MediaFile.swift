@@ -48,12 +48,12 @@ package final class MediaFile {
     /// Opens `path` (tests and tools; the pipeline opens through its probe). Throws `read`
     /// when the file cannot be opened or is not a regular file, else as `init(input:name:)`.
     package convenience init(path: String, name: String? = nil, maxPixels: Int = Defaults.maxPixels,
-                             timeLimit: Double = MediaFile.timeLimitSeconds) throws(AssetError) {
+                             timeLimit: Double = MediaFile.timeLimitSeconds, stop: DecodeGuard? = nil) throws(AssetError) {
         let file: FileBytes
         do throws(RegularFileError) { file = try FileBytes(path: path) } catch {
             throw AssetError(file: name ?? path, stage: .read, message: error.message)
         }
-        try self.init(input: file, name: name ?? path, maxPixels: maxPixels, timeLimit: timeLimit)
+        try self.init(input: file, name: name ?? path, maxPixels: maxPixels, timeLimit: timeLimit, stop: stop)
     }
 
     /// Opens the movie or audio file behind `source`. Throws `probe` when libavformat does

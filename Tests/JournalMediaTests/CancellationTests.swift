@@ -282,7 +282,7 @@ import Testing
         // … with a tripped guard libav's interrupt callback and reads end the open at once.
         let stop = DecodeGuard()
         stop.cancel()
-        #expect(throws: AssetError.self) { try stop.install { () throws(AssetError) in _ = try MediaFile(path: movie) } }
+        #expect(throws: AssetError.self) { _ = try MediaFile(path: movie, stop: stop) }
         // Through the pipeline, the guard's reason replaces libav's words.
         let processor = AssetProcessor()
         let probe = ProbedAsset.open(URL(fileURLWithPath: movie), name: "movie.mp4")

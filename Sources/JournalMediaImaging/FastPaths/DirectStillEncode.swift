@@ -3,7 +3,7 @@ import CVips
 import JournalMediaCore
 
 /// What the direct encoders (`DirectWebPEncode`, `DirectJPEGEncode`) share: which images they
-/// take, the calling thread's `DecodeGuard` as the encoder's stop check, and the hand-over of
+/// take, the work's `DecodeGuard` (handed down as `stop`) as the encoder's stop check, and the hand-over of
 /// the C encoder's output.
 ///
 /// An image qualifies when its pixels are already in memory as one contiguous buffer (a
