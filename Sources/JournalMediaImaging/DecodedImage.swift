@@ -100,23 +100,10 @@ package enum ImageDecoder {
         colourManaged: Bool, failOn: DecodeFailure, route: LibvipsStillRoute, stop: DecodeGuard?,
         primaryImage: Bool = false
     ) throws(VipsError) -> DecodedImage {
-        switch route.resampled {
-        case .jpeg?:
-            if FastPaths.enabled, !allowUpscale,
-               (header.bands == 3 || header.bands == 1)
-                && (header.colourSpace == .rgb || (header.colourSpace == .grey && !header.hasProfile))
-                || convertsCMYKThroughICC(header, colourManaged: colourManaged) {
-                return try JPEGResampledDecode.decode(bytes, header: header, width: width, height: height,
-                                                      colourManaged: colourManaged, failOn: failOn, stop: stop)
-            }
-        case .png?:
-            if FastPaths.allows(.pngResampledDecode), !allowUpscale,
-               let decoded = try PNGResampledDecode.decode(bytes, header: header, width: width, height: height,
-                                                           colourManaged: colourManaged, failOn: failOn, stop: stop) {
-                return decoded
-            }
-        case nil:
-            break
+        if !allowUpscale, let decoded = try resampledDecode(bytes, header: header, width: width, height: height,
+                                                            colourManaged: colourManaged, failOn: failOn, route: route,
+                                                            stop: stop) {
+            return decoded
         }
         let thumbnail: VipsOperationCall
         // The load of a format without shrink-on-load, kept until the pixels are in memory
@@ -210,6 +197,29 @@ package enum ImageDecoder {
             }
         }
         return DecodedImage(image: memory, hasRealTransparency: transparent)
+    }
+
+    /// The route's decode into memory and the toolkit's resampler (`LibvipsStillRoute.resampled`),
+    /// or nil when the route has none, the fast paths are off, or it declines the image.
+    private static func resampledDecode(
+        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, colourManaged: Bool,
+        failOn: DecodeFailure, route: LibvipsStillRoute, stop: DecodeGuard?
+    ) throws(VipsError) -> DecodedImage? {
+        switch route.resampled {
+        case .jpeg?:
+            guard FastPaths.enabled,
+                  (header.bands == 3 || header.bands == 1)
+                   && (header.colourSpace == .rgb || (header.colourSpace == .grey && !header.hasProfile))
+                   || convertsCMYKThroughICC(header, colourManaged: colourManaged) else { return nil }
+            return try JPEGResampledDecode.decode(bytes, header: header, width: width, height: height,
+                                                  colourManaged: colourManaged, failOn: failOn, stop: stop)
+        case .png?:
+            guard FastPaths.allows(.pngResampledDecode) else { return nil }
+            return try PNGResampledDecode.decode(bytes, header: header, width: width, height: height,
+                                                 colourManaged: colourManaged, failOn: failOn, stop: stop)
+        case nil:
+            return nil
+        }
     }
 
     /// A HEIC or AVIF decoded in-process (`HEIFHEVCDecoder`, `AVIFAV1Decoder`: already fitted,

@@ -1,13 +1,13 @@
 import JournalMedia
 
 /// The input formats `convert --help` lists, made from `FormatRegistry` when the help is
-/// printed: every registered format by its handler's name, grouped by what the pipeline does
+/// printed: every registered format by its handler's `displayName`, grouped by what the pipeline does
 /// with it. A format added as a handler shows here with nothing else to change.
 enum InputFormatList {
     /// "JPEG, PNG, …; PFM, OpenEXR and Radiance HDR exposed for display; camera raw …".
     static var sentence: String {
         let described = FormatRegistry.described
-        func names(_ include: (FormatDescription) -> Bool) -> [String] { described.filter(include).map(\.name) }
+        func names(_ include: (FormatDescription) -> Bool) -> [String] { described.filter(include).map(\.displayName) }
         let stills = names { ($0.kind == .still || $0.kind == .vector) && $0.still?.linearLight != true }
         let linear = names { $0.kind == .still && $0.still?.linearLight == true }
         let raw = names { $0.kind == .cameraRaw }

@@ -23,7 +23,7 @@ import Testing
 
         let heifLike = StillLoading(loader: "heifload_buffer", wholeImage: .heifRules, codec: .heifHEVC)
         let hevc = StillDecoders.entry(codec: heifLike.codec)
-        #expect(hevc.fast?.name == "HEVC decode" && hevc.fast?.path == .heicDecode)
+        #expect(hevc.fast?.label == "HEVC decode" && hevc.fast?.path == .heicDecode)
         #expect(hevc.tileWise != nil && hevc.boundsMemory != nil && hevc.headerWithoutLibvips != nil && hevc.libheifSeekNoise)
         #expect(LibvipsStillRoute.of(heifLike.codec).primaryImageRetry && LibvipsStillRoute.of(heifLike.codec).turnedGridSize)
 
@@ -54,8 +54,8 @@ import Testing
     /// Every registered still gets the decoders the format checks chose before the table.
     @Test func theRegisteredFormatsKeepTheirDecoders() {
         #expect(StillDecoders.entry(for: .jpeg).stopsByItself && StillDecoders.entry(for: .jpeg).retriesPastWarnings)
-        #expect(StillDecoders.entry(for: .heic).fast?.name == "HEVC decode")
-        #expect(StillDecoders.entry(for: .avif).fast?.name == "AV1 decode" && StillDecoders.entry(for: .avif).tileWise == nil)
+        #expect(StillDecoders.entry(for: .heic).fast?.label == "HEVC decode")
+        #expect(StillDecoders.entry(for: .avif).fast?.label == "AV1 decode" && StillDecoders.entry(for: .avif).tileWise == nil)
         #expect(StillDecoders.entry(for: .jp2).refusal != nil)
         #expect(LibvipsStillRoute.of(.png).resampled == .png && LibvipsStillRoute.of(.jpeg).resampled == .jpeg)
         for format in SourceFormat.allCases where ![.jpeg, .heic, .avif, .jp2].contains(format) {
@@ -115,7 +115,7 @@ import Testing
             #expect(list.contains(glue) || glue == "for the capture date only (no renditions)", "\(glue)")
             list = list.replacingOccurrences(of: glue, with: "")
         }
-        let names = FormatRegistry.described.map(\.name)
+        let names = FormatRegistry.described.map(\.displayName)
         #expect(names.contains("FITS") && names.count == SourceFormat.allCases.count)
         for name in names.sorted(by: { $0.count > $1.count }) {
             #expect(list.contains(name), "\(name) is not in convert --help")

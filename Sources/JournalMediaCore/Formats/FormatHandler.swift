@@ -78,7 +78,7 @@ public struct FormatDescription: Sendable {
     public var format: SourceFormat
     /// The name people know the format by, as `convert --help` lists it (`JPEG 2000`); by
     /// default the identifier in capitals.
-    public var name: String
+    public var displayName: String
     /// The IANA media type written to the manifest's `mediaType`.
     public var mediaType: String
     /// The names files of this format usually end with (lower case, no dot). The toolkit never
@@ -97,11 +97,11 @@ public struct FormatDescription: Sendable {
     /// The halves of a Live Photo.
     public enum LivePhotoPart: Sendable, Equatable { case still, motion }
 
-    public init(_ format: SourceFormat, name: String? = nil, mediaType: String, suffixes: [String], kind: FormatKind,
+    public init(_ format: SourceFormat, displayName: String? = nil, mediaType: String, suffixes: [String], kind: FormatKind,
                 still: StillLoading? = nil, container: ContainerLayout? = nil, metadata: MetadataLayout? = nil,
                 livePhoto: LivePhotoPart? = nil) {
         self.format = format
-        self.name = name ?? format.rawValue.uppercased()
+        self.displayName = displayName ?? format.rawValue.uppercased()
         self.mediaType = mediaType
         self.suffixes = suffixes
         self.kind = kind

@@ -5,7 +5,7 @@
 struct ISOBMFFFamily: FormatHandler {
     let priority = FormatPriority.signature
     let formats = [
-        FormatDescription(.heic, name: "HEIC/HEIF", mediaType: "image/heic", suffixes: ["heic", "heif", "hif"], kind: .still,
+        FormatDescription(.heic, displayName: "HEIC/HEIF", mediaType: "image/heic", suffixes: ["heic", "heif", "hif"], kind: .still,
                           still: StillLoading(loader: "heifload_buffer", wholeImage: .heifRules, appliesOwnOrientation: true,
                                               codec: .heifHEVC),
                           container: .isoBMFFBoxes, metadata: .heifItems, livePhoto: .still),

@@ -5,7 +5,7 @@
 struct JPEG2000Format: FormatHandler {
     let priority = FormatPriority.signature
     let formats = [FormatDescription(
-        .jp2, name: "JPEG 2000", mediaType: "image/jp2", suffixes: ["jp2", "j2k", "j2c", "jpc"], kind: .still,
+        .jp2, displayName: "JPEG 2000", mediaType: "image/jp2", suffixes: ["jp2", "j2k", "j2c", "jpc"], kind: .still,
         still: StillLoading(loader: "jp2kload_buffer", loadsWhole: true, codec: .jpeg2000))]
 
     func sniff(_ head: SniffHead) -> SniffVerdict? {

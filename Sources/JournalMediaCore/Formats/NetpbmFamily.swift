@@ -5,7 +5,7 @@
 struct NetpbmFamily: FormatHandler {
     let priority = FormatPriority.structural
     let formats = [
-        FormatDescription(.pnm, name: "PBM/PGM/PPM", mediaType: "image/x-portable-anymap", suffixes: ["pnm", "pbm", "pgm", "ppm"], kind: .still,
+        FormatDescription(.pnm, displayName: "PBM/PGM/PPM", mediaType: "image/x-portable-anymap", suffixes: ["pnm", "pbm", "pgm", "ppm"], kind: .still,
                           still: StillLoading(loader: "ppmload_source", input: .source, loadsWhole: true),
                           container: .portableAnymap),
         FormatDescription(.pfm, mediaType: "image/x-portable-floatmap", suffixes: ["pfm"], kind: .still,

@@ -3,7 +3,7 @@
 struct OpenEXRFormat: FormatHandler {
     let priority = FormatPriority.signature
     let formats = [FormatDescription(
-        .exr, name: "OpenEXR", mediaType: "image/x-exr", suffixes: ["exr"], kind: .still,
+        .exr, displayName: "OpenEXR", mediaType: "image/x-exr", suffixes: ["exr"], kind: .still,
         still: StillLoading(loader: "openexrload", input: .memoryFile(name: "exr"), loadsWhole: true, linearLight: true))]
 
     /// Magic 20000630 (little-endian), then a version 2 field.

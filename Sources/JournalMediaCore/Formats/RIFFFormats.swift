@@ -3,7 +3,7 @@
 struct RIFFFormats: FormatHandler {
     let priority = FormatPriority.signature
     let formats = [
-        FormatDescription(.webp, name: "WebP", mediaType: "image/webp", suffixes: ["webp"], kind: .still,
+        FormatDescription(.webp, displayName: "WebP", mediaType: "image/webp", suffixes: ["webp"], kind: .still,
                           still: StillLoading(loader: "webpload_buffer", animated: true, iconWhenTransparent: true),
                           container: .riffChunks, metadata: .riffChunks),
         FormatDescription(.avi, mediaType: "video/x-msvideo", suffixes: ["avi"], kind: .video),

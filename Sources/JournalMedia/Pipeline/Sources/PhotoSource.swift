@@ -273,7 +273,7 @@ enum StillDecoding {
             if header.pixelCount > limits.whole {
                 // libvips would hold the whole picture: only the tile-wise path may take it.
                 throw VipsError(message: "a \(header.storedWidth)×\(header.storedHeight) \(kind) is over the limit of "
-                    + "\(limits.whole) pixels for a whole-image decode, and the tile-wise \(decoder.fast?.name ?? "decode") "
+                    + "\(limits.whole) pixels for a whole-image decode, and the tile-wise \(decoder.fast?.label ?? "decode") "
                     + (declined.map { "declined it: \($0)" } ?? "is off (\(FastPaths.environmentVariable))"))
             }
             if let reason = gate?.beforeWholeImageDecode(unless: stop) {
@@ -285,7 +285,7 @@ enum StillDecoding {
                                            allowUpscale: upscale, failOn: failOn, stop: stop)
         } catch where declined != nil {
             // Both decoders refused: say what the in-process path found unsupported, too.
-            throw VipsError(message: "\(error.message) (the \(decoder.fast?.name ?? "decode") declined it: \(declined ?? ""))")
+            throw VipsError(message: "\(error.message) (the \(decoder.fast?.label ?? "decode") declined it: \(declined ?? ""))")
         }
     }
 }

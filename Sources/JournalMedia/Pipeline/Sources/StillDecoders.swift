@@ -15,7 +15,7 @@ struct StillDecoder: Sendable {
     /// An in-process decode tried before libvips (never for an enlarged, vector source).
     struct FastDecode: Sendable {
         /// Words for the errors that name it ("the HEVC decode declined it").
-        var name: String
+        var label: String
         /// The catalogue entry that switches it off (`FastPaths`).
         var path: FastPath
         /// Decodes to fit `box`; `.declined` with the reason this path gives, if any.
@@ -58,7 +58,7 @@ enum StillDecoders {
     static let table: [StillCodec: StillDecoder] = [
         .jpeg: StillDecoder(stopsByItself: true, retriesPastWarnings: true),
         .heifHEVC: heifHEVC,
-        .heifAV1: StillDecoder(fast: .init(name: "AV1 decode", path: .avifDecode) { bytes, box, header, _, _ in
+        .heifAV1: StillDecoder(fast: .init(label: "AV1 decode", path: .avifDecode) { bytes, box, header, _, _ in
             AVIFAV1Decoder.decode(bytes, boxWidth: box.width, boxHeight: box.height,
                                   expectedSize: (header.displayWidth, header.displayHeight)).map { .decoded($0) } ?? .declined(nil)
         }, libheifSeekNoise: true),
@@ -72,7 +72,7 @@ enum StillDecoders {
 
     /// HEVC images in HEIF: libavcodec's HEVC decoder (`HEIFHEVCDecoder`), tile rows for grids.
     private static let heifHEVC = StillDecoder(
-        fast: .init(name: "HEVC decode", path: .heicDecode) { bytes, box, header, limits, stop in
+        fast: .init(label: "HEVC decode", path: .heicDecode) { bytes, box, header, limits, stop in
             switch HEIFHEVCDecoder.attempt(bytes, boxWidth: box.width, boxHeight: box.height,
                                            expectedSize: (header.displayWidth, header.displayHeight),
                                            maximumPixels: limits.tiled, stop: stop) {
