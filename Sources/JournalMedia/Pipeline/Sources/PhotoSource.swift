@@ -106,7 +106,8 @@ enum StillDecoding {
         result.orientation = header.orientation
         // A grid HEIC is decoded a row of tiles at a time (HEIFHEVCDecoder), so its memory
         // does not grow with its pixels: it has its own, higher limit.
-        let tiled = header.pixelCount > plan.maxPixels && decoder.tileWise.map { tileWise in bytes.withUnsafeBytes(tileWise) } == true
+        let tiled = header.pixelCount > plan.maxPixels
+            && decoder.tileWise.map { tileWise in bytes.withUnsafeBytes(tileWise) } == true
         let limit = tiled ? max(plan.maxPixels, plan.maxTiledPixels) : plan.maxPixels
         guard header.pixelCount <= limit else {
             throw fail(.limits, .overPixelLimit,
@@ -196,8 +197,8 @@ enum StillDecoding {
         // rows, libvips between tiles), so it runs on this thread: no thread start and two
         // hand-overs per asset. Decoders that may not return for a long time get their own.
         // (`install` lends the guard to libvips' worker threads: `VipsInterrupt.connectDrawingStop`.)
-        let outcome: DeadlineThread.Outcome<Result<LenientDecode, VipsError>> = StillDecoders.entry(for: format).stopsByItself
-            ? .finished(stop.install(work)) : DeadlineThread.run(under: stop, work)
+        let outcome: DeadlineThread.Outcome<Result<LenientDecode, VipsError>>
+            = StillDecoders.entry(for: format).stopsByItself ? .finished(stop.install(work)) : DeadlineThread.run(under: stop, work)
         switch outcome {
         case .stopped(let reason): throw stopped(reason)
         case .finished(.success(let lenient)):
