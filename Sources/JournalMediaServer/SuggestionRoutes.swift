@@ -138,7 +138,7 @@ struct SuggestionRoutes: Sendable {
                      output: URL) async throws(ProblemResponse) -> SuggestionOutput {
         let stop = DecodeGuard(deadlineSeconds: configuration.deadlineSeconds * Double(max(1, bundle.suggestion.items.count)))
         let processor = SuggestionProcessor(options: options)
-        switch await executor.run(under: stop, { processor.process(bundle, folder: input, output: output) }) {
+        switch await executor.run(under: stop, { processor.process(bundle, folder: input, output: output, stop: stop) }) {
         case .failure(let refusal):
             let error = refusal == .queueFull
                 ? AssetError(file: bundle.bundleId, stage: .read, reason: .busy, message: "too many requests waiting; try again later")

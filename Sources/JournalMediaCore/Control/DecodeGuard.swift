@@ -36,6 +36,8 @@ public final class DecodeGuard: Sendable {
     /// An enclosing guard (the caller's) whose stop also stops this one: a per-decode
     /// deadline inside a cancellable request.
     public let parent: DecodeGuard?
+    /// Work started under this guard that may outlive its caller (`DecodeGuard+WorkLeftRunning`).
+    let workLeftRunning = Mutex(WorkLeftRunning())
 
     /// A guard that stops on `cancel()`, once `deadlineSeconds` (from now) have passed when
     /// given, and whenever `parent` says stop.
