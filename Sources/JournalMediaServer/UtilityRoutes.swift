@@ -44,10 +44,8 @@ struct UtilityRoutes: Sendable {
         case .success(let inspection):
             return inspection
         case .failure(let refusal):
-            let error = refusal == .queueFull
-                ? AssetError(file: name, stage: .read, reason: .busy, message: "too many requests waiting; try again later")
-                : stop.error(file: name, stage: .read, reason: .cancelled)
-            throw ProblemResponse(asset: error, retryAfter: AssetRoutes.retryAfterSeconds)
+            throw ProblemResponse(asset: refusal.error(file: name, stop: stop, waiting: "requests"),
+                                  retryAfter: AssetRoutes.retryAfterSeconds)
         }
     }
 

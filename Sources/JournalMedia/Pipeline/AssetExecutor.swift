@@ -136,27 +136,6 @@ public final class AssetExecutor: Sendable {
         }
     }
 
-    /// Runs `work` in the slot just granted, then `free` (which gives the slot back, now or
-    /// later), then hands the value to the waiting caller.
-    private func runInSlot<T: Sendable>(_ work: @escaping @Sendable () -> T,
-                                        free: @escaping @Sendable () -> Void) async -> T {
-        // A thread of its own per slot, not the global Dispatch queue: a slot that was granted
-        // runs at once, however many other blocking jobs the process has queued there. The
-        // slot is given back on that thread as soon as the work (and what it left running)
-        // returns, not when the awaiting task resumes: that needs a thread of Swift's
-        // cooperative pool, which other blocking work can hold for seconds while the next
-        // waiter could already run.
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                let value = work()
-                free()
-                continuation.resume(returning: value)
-            }
-            thread.stackSize = Self.workerStackSize
-            thread.start()
-        }
-    }
-
     private enum Admission { case run, wait, refuse, cancelled }
 
     private func acquire() async throws(Refusal) {
@@ -229,5 +208,38 @@ public final class AssetExecutor: Sendable {
         }
         publish()
         next?.resume()
+    }
+
+    /// Runs `work` in the slot just granted, then `free` (which gives the slot back, now or
+    /// later), then hands the value to the waiting caller.
+    private func runInSlot<T: Sendable>(_ work: @escaping @Sendable () -> T,
+                                        free: @escaping @Sendable () -> Void) async -> T {
+        // A thread of its own per slot, not the global Dispatch queue: a slot that was granted
+        // runs at once, however many other blocking jobs the process has queued there. The
+        // slot is given back on that thread as soon as the work (and what it left running)
+        // returns, not when the awaiting task resumes: that needs a thread of Swift's
+        // cooperative pool, which other blocking work can hold for seconds while the next
+        // waiter could already run.
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                let value = work()
+                free()
+                continuation.resume(returning: value)
+            }
+            thread.stackSize = Self.workerStackSize
+            thread.start()
+        }
+    }
+}
+
+extension AssetExecutor.Refusal {
+    /// What a caller the executor did not run is told, as an asset's error (stage `read`:
+    /// nothing was read): `busy` when the queue was full, else the cancellation of `stop`,
+    /// the guard the caller waited under. `waiting` names what queues (assets, requests).
+    /// One wording for the library, a batch and the service.
+    public func error(file: String, stop: DecodeGuard, waiting: String = "assets") -> AssetError {
+        self == .queueFull
+            ? AssetError(file: file, stage: .read, reason: .busy, message: "too many \(waiting) waiting; try again later")
+            : stop.error(file: file, stage: .read, reason: .cancelled)
     }
 }

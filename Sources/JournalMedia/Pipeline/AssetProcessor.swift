@@ -120,9 +120,7 @@ public struct AssetProcessor: Sendable {
             return result
         case .failure(let refusal):
             var result = AssetResult(source: name)
-            result.error = refusal == .queueFull
-                ? AssetError(file: name, stage: .read, reason: .busy, message: "too many assets waiting; try again later")
-                : stop.error(file: name, stage: .read, reason: .cancelled)
+            result.error = refusal.error(file: name, stop: stop)
             AssetTelemetry.record(result, logger: logger)
             return result
         }

@@ -28,9 +28,7 @@ extension Batch {
         work.primary.closeAfterProcessing()
         work.motion?.closeAfterProcessing()
         var entry = AssetResult(probe: work.primary, includeLocation: includeLocation)
-        entry.error = refusal == .queueFull
-            ? AssetError(file: work.primary.name, stage: .read, reason: .busy, message: "too many assets waiting; try again later")
-            : stop.error(file: work.primary.name, stage: .read, reason: .cancelled)
+        entry.error = refusal.error(file: work.primary.name, stop: stop)
         return UnitOutcome(entry: entry)
     }
 

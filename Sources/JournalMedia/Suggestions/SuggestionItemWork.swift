@@ -15,8 +15,8 @@ struct ItemWork: Sendable {
     let index: Int
     /// The appearances drawn (both for a bundle; `SuggestionProcessor.cards(for:…)` may ask for one).
     var appearances: Set<CardSpec.Appearance> = [.light, .dark]
-    /// What stops the item's work (its executor slot's guard, a request's deadline), handed to
-    /// every pipeline call; nil: nothing but the decode deadlines.
+    /// The item's guard (the executor slot's, which its caller may cancel), handed to every
+    /// decode and drawing of the item; nil: nothing stops it.
     var stop: DecodeGuard?
 
     /// `NN-<id>`: the item's position (so names sort in the bundle's order) and its id
@@ -114,8 +114,7 @@ struct ItemWork: Sendable {
                 let rendition = SuggestionOptions.cardRendition(size, dark: dark)
                 // No colour analysis: a card's colours are its spec's, written from `colors` below.
                 let processor = AssetProcessor(options: options.processingOptions(renditions: [rendition], analyzeColors: false))
-                let result = processor.process(source, name: "\(prefix) \(size.sizeClass.rawValue) \(spec.appearance.rawValue) card",
-                                               stop: stop)
+                let result = processor.process(source, name: "\(prefix) \(size.sizeClass.rawValue) \(spec.appearance.rawValue) card", stop: stop)
                 if let error = result.error {
                     fail(OutputError(field: nil, stage: error.stage, reason: error.reason, message: error.message))
                     continue
