@@ -90,8 +90,9 @@ public struct SuggestionProcessor: Sendable {
     }
 
     /// Processes a bundle already read, whose files lie in `folder`, on the calling thread,
-    /// writing to `output/<bundleId>/`.
-    public func process(_ bundle: SuggestionBundle, folder: URL, output: URL) -> SuggestionOutput {
+    /// writing to `output/<bundleId>/`. `stop` (a request's deadline, its cancellation) is
+    /// handed to every item's pipeline calls.
+    public func process(_ bundle: SuggestionBundle, folder: URL, output: URL, stop: DecodeGuard? = nil) -> SuggestionOutput {
         let target = output.appendingPathComponent(bundle.bundleId)
         AtomicFile.removeLeftovers(in: target)
         let sink = FolderSink(folder: target)
@@ -99,8 +100,9 @@ public struct SuggestionProcessor: Sendable {
         let items = bundle.suggestion.items
         let slots = ItemSlots(count: items.count)
         let work: @Sendable (Int) -> Void = { index in
-            let item = ItemWork(options: options, builder: builder, files: .folder(folder), sink: sink, index: index,
+            var item = ItemWork(options: options, builder: builder, files: .folder(folder), sink: sink, index: index,
                                 id: items[index].id)
+            item.stop = stop
             slots.set(index, item.run(items[index]))
         }
         if options.jobs > 1 && items.count > 1 {
@@ -112,7 +114,7 @@ public struct SuggestionProcessor: Sendable {
         }
         let outputs = slots.values()
         return finish(bundle, builder: builder, outputs: outputs,
-                      collages: CoverCollage(options: options, sink: sink).make(outputs), sink: sink)
+                      collages: CoverCollage(options: options, sink: sink).make(outputs, stop: stop), sink: sink)
     }
 
     private func cardBuilder(_ bundle: SuggestionBundle) -> CardSpecBuilder {
