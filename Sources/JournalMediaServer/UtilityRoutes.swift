@@ -40,7 +40,7 @@ struct UtilityRoutes: Sendable {
     /// cancellation trips; a full queue or a cancelled wait is a 503.
     private func inspect(_ bytes: [UInt8], name: String) async throws(ProblemResponse) -> Inspection {
         let stop = DecodeGuard()
-        switch await executor.run(under: stop, { CaptureDateReader.inspect(ProbedAsset(data: bytes, name: name, modified: nil)) }) {
+        switch await executor.run(under: stop, { CaptureDateReader.inspect(ProbedAsset(data: bytes, name: name, modified: nil, stop: stop)) }) {
         case .success(let inspection):
             return inspection
         case .failure(let refusal):
