@@ -186,7 +186,7 @@ enum StillDecoding {
                 Result { () throws(VipsError) in
                     try lenientPixels(raw, header: header, box: box, upscale: upscale,
                                       limits: PixelLimits(whole: plan.maxPixels, tiled: plan.maxTiledPixels), gate: gate,
-                                      stop: stop)
+                                      stop: stop, spareCores: plan.spareCores)
                 }
             }
         }
@@ -222,13 +222,14 @@ enum StillDecoding {
     /// really missing still fails: its data ends before the image does (libjpeg's "Premature
     /// end of JPEG file", libvips' "Premature end of input file"), which libjpeg would fill
     /// with grey. Other formats are decoded with `fail_on=truncated` only. `stop`: the
-    /// decode's guard (a stopped first decode is not tried again).
+    /// decode's guard (a stopped first decode is not tried again). `spareCores`: see `pixels`.
     static func lenientPixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
                               upscale: Bool, limits: PixelLimits = PixelLimits(),
-                              gate: WholeImageDecodeGate.Hold? = nil, stop: DecodeGuard? = nil) throws(VipsError) -> LenientDecode {
+                              gate: WholeImageDecodeGate.Hold? = nil, stop: DecodeGuard? = nil,
+                              spareCores: SpareCores = .none) throws(VipsError) -> LenientDecode {
         guard header.format == .jpeg else {
             return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .truncated,
-                                                   limits: limits, gate: gate, stop: stop))
+                                                   limits: limits, gate: gate, stop: stop, spareCores: spareCores))
         }
         do {
             return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .warning))
@@ -249,17 +250,18 @@ enum StillDecoding {
     /// tile by tile (`Defaults.maxTiledPixels`); the header was checked against the one that applies.
     /// `gate`: the decode's hold on `WholeImageDecodeGate`, made exclusive before libvips
     /// decodes a HEIC whole that entered shared for the HEVC path; waiting for it ends when
-    /// `stop` (the decode's guard) says stop.
+    /// `stop` (the decode's guard) says stop. `spareCores`: the threads a grid HEIC's tile
+    /// decode may add (`DecodePlan.spareCores`).
     static func pixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
                        upscale: Bool, failOn: ImageDecoder.DecodeFailure = .truncated,
                        limits: PixelLimits = PixelLimits(), gate: WholeImageDecodeGate.Hold? = nil,
-                       stop: DecodeGuard? = nil) throws(VipsError) -> DecodedImage {
+                       stop: DecodeGuard? = nil, spareCores: SpareCores = .none) throws(VipsError) -> DecodedImage {
         var declined: String?
         if header.format == .heic, !upscale {
             if FastPaths.enabled {
                 switch HEIFHEVCDecoder.attempt(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
                                                expectedSize: (header.displayWidth, header.displayHeight),
-                                               maximumPixels: limits.tiled) {
+                                               maximumPixels: limits.tiled, spareCores: spareCores) {
                 case .success(let fast): return try ImageDecoder.decode(heic: fast)
                 case .failure(let reason): declined = reason.message
                 }
