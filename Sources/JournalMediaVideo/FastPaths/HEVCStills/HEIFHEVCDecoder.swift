@@ -11,13 +11,17 @@ import JournalMediaResampling
 /// layer's colour pass as one EXIF orientation (`HEIFDecodedRGB.orientation`). 8 to 16 bits per sample (10- and 12-bit camera HEIFs are
 /// narrowed to 8 bits as their tiles arrive), 4:2:0, 4:2:2, 4:4:4 and monochrome. Like
 /// libvips' thumbnail, an embedded thumbnail item (`thmb`) is decoded instead of the primary
-/// image when it is larger than the box; if it cannot be read, the primary image is.
+/// image when it is larger than the box; if it cannot be read, the primary image is. An
+/// overlay (`iovl`) of HEVC images is composed as libheif does (`HEIFOverlayComposer`). While
+/// the scheduler has a spare core (`SpareCores`: a lone asset), a grid's tile rows are
+/// decoded on two threads (`TileRowHelper`) and a single picture with libavcodec's two slice
+/// threads, with the same pixels.
 ///
 /// Colour follows libheif 1.15, the reference: YUV matrix and range from the `colr` nclx box;
 /// without one, from the HEVC stream's VUI as libavcodec reports it (matrix unspecified →
 /// BT.601; no video signal type → limited range, the HEVC default, which libde265 also uses).
 ///
-/// Runs on the calling thread for the photo source on every HEIC; costs the HEVC decode plus
+/// Runs on the calling thread (and a helper's, above) for the photo source on every HEIC; costs the HEVC decode plus
 /// one lanczos pass per plane and a conversion at the target size, about half of libvips'
 /// heifload + resize (Benchmarks/RESULTS.md).
 /// Declines (with the reason) what it does not handle, and the caller falls back to libvips:
@@ -108,7 +112,11 @@ package enum HEIFHEVCDecoder {
         do throws(LibavFailure) {
             let halved = 2 * target.width <= crop.width && 2 * target.height <= crop.height
             let skip = loopFilter == .never || (loopFilter == .automatic && halved && skipsLoopFilterWhenHalved)
-            let decoder = try HEVCTileDecoder(configuration: coded.configuration, skipLoopFilter: skip)
+            // One picture cannot be split by tiles: with a spare core, libavcodec's two slice
+            // threads (wavefronts, which x265 codes by default; Apple's tiles have them too).
+            let sliceThreads = coded.tiles.count == 1 && spareCores.now > 0 ? 2 : 1
+            let decoder = try HEVCTileDecoder(configuration: coded.configuration, skipLoopFilter: skip,
+                                              sliceThreads: sliceThreads)
             let stream = HEIFPictureStream(crop: crop, target: target, wholeImage: wholeImage, spareCores: spareCores)
             let scaled = try stream.decode(coded, decoder: decoder)
             return .success(HEIFDecodedRGB(rgb: scaled, storedWidth: target.width, storedHeight: target.height,

@@ -18,8 +18,8 @@ package final class HEVCTileDecoder {
     /// `skip_loop_filter`), for pictures that are shrunk at least 2× afterwards, where the
     /// block edges they smooth are averaged away by the resampler anyway.
     /// `sliceThreads`: libavcodec's slice threads for one picture (more than 1 helps only a
-    /// stream coded with wavefronts or several slices; measured for issue 29, not used by the
-    /// product, Benchmarks/RESULTS.md "HEIC on two cores").
+    /// stream coded with wavefronts or several slices): 2 for a single-item HEIC while the
+    /// scheduler has a spare core (docs/heic.md, "Two cores for a lone HEIC").
     package init(configuration: [UInt8], skipLoopFilter: Bool = false, sliceThreads: Int = 1) throws(LibavFailure) {
         self.configuration = configuration
         self.skipLoopFilter = skipLoopFilter
