@@ -39,7 +39,10 @@ guard let mode = arguments.first else {
 arguments.removeFirst()
 var total = 0.0
 switch mode {
-case "floor":
+case "floor", "slice2":
+    // floor: thread CPU on one thread; slice2: wall time with libavcodec's two slice threads.
+    let sliceThreads = mode == "slice2" ? 2 : 1
+    func now() -> Double { sliceThreads == 1 ? threadCPU() : Date().timeIntervalSinceReferenceDate }
     for path in arguments {
         guard let data = FileManager.default.contents(atPath: path),
               let coded = HEIFImageItems.primaryAndThumbnail(in: MemoryBytes(bytes: Array(data)))?.primary else {
@@ -47,13 +50,13 @@ case "floor":
         }
         var times: [Double] = []
         for _ in 0..<runs {
-            let start = threadCPU()
+            let start = now()
             do {
-                let decoder = try HEVCTileDecoder(configuration: coded.configuration)
+                let decoder = try HEVCTileDecoder(configuration: coded.configuration, sliceThreads: sliceThreads)
                 let frame = try LibavFrame()
                 for tile in coded.tiles { try decoder.decode(tile, into: frame) }
             } catch { print("\((path as NSString).lastPathComponent) error \(error.message)"); break }
-            times.append(threadCPU() - start)
+            times.append(now() - start)
         }
         guard !times.isEmpty else { continue }
         total += median(times)
@@ -76,26 +79,6 @@ case "floor2":
             }
             times.append(Date().timeIntervalSince(start))
         }
-        total += median(times)
-        print("\((path as NSString).lastPathComponent) \(String(format: "%.1f", median(times) * 1000))")
-    }
-case "slice2":
-    for path in arguments {
-        guard let data = FileManager.default.contents(atPath: path),
-              let coded = HEIFImageItems.primaryAndThumbnail(in: MemoryBytes(bytes: Array(data)))?.primary else {
-            print("\((path as NSString).lastPathComponent) -"); continue
-        }
-        var times: [Double] = []
-        for _ in 0..<runs {
-            let start = Date()
-            do {
-                let decoder = try HEVCTileDecoder(configuration: coded.configuration, sliceThreads: 2)
-                let frame = try LibavFrame()
-                for tile in coded.tiles { try decoder.decode(tile, into: frame) }
-            } catch { print("\((path as NSString).lastPathComponent) error \(error.message)"); break }
-            times.append(Date().timeIntervalSince(start))
-        }
-        guard !times.isEmpty else { continue }
         total += median(times)
         print("\((path as NSString).lastPathComponent) \(String(format: "%.1f", median(times) * 1000))")
     }

@@ -85,12 +85,20 @@ def coded_picture(path):
             hvcc = data[s:e]
         if k == "colr" and data[s:s + 4] == b"nclx":
             colr = data[s - 8:e]
-    iloc = child(data, meta, "iloc", full=True)
-    s = iloc[0]
+    pitm = child(data, meta, "pitm", full=True)
+    primary = struct.unpack(">H", data[pitm[0] + 4:pitm[0] + 6])[0]
+    coded = item_bytes(data, meta).get(primary)
+    if coded is None:
+        raise KeyError("primary item")
+    return hvcc, colr, coded
+
+
+def item_bytes(data, meta):
+    """{item id: its bytes} from the iloc box (construction method 0: extents in the file)."""
+    s, _ = child(data, meta, "iloc", full=True)
     version = data[s]
-    sizes = data[s + 4], data[s + 5]
-    off_size, len_size, base_size = sizes[0] >> 4, sizes[0] & 15, sizes[1] >> 4
-    index_size = sizes[1] & 15 if version else 0
+    off_size, len_size, base_size = data[s + 4] >> 4, data[s + 4] & 15, data[s + 5] >> 4
+    index_size = data[s + 5] & 15 if version else 0
     cur = s + 6
 
     def num(width):
@@ -99,10 +107,8 @@ def coded_picture(path):
         cur += width
         return value
 
-    count = num(2 if version < 2 else 4)
-    pitm = child(data, meta, "pitm", full=True)
-    primary = struct.unpack(">H", data[pitm[0] + 4:pitm[0] + 6])[0]
-    for _ in range(count):
+    items = {}
+    for _ in range(num(2 if version < 2 else 4)):
         item = num(2 if version < 2 else 4)
         if version:
             num(2)
@@ -113,9 +119,8 @@ def coded_picture(path):
             num(index_size)
             offset, length = num(off_size), num(len_size)
             coded += data[base + offset:base + offset + length]
-        if item == primary:
-            return hvcc, colr, coded
-    raise KeyError("primary item")
+        items[item] = coded
+    return items
 
 
 def x265_picture(png, *colour):
@@ -301,31 +306,8 @@ def heif_items(path):
         count = struct.unpack(">H", data[bs + 2:bs + 4])[0]
         references.append((kind, struct.unpack(">H", data[bs:bs + 2])[0],
                            [struct.unpack(">H", data[bs + 4 + 2 * i:bs + 6 + 2 * i])[0] for i in range(count)]))
-    s, _ = child(data, meta, "iloc", full=True)
-    version = data[s]
-    off_size, len_size, base_size = data[s + 4] >> 4, data[s + 4] & 15, data[s + 5] >> 4
-    index_size = data[s + 5] & 15 if version else 0
-    cur = s + 6
-
-    def num(width):
-        nonlocal cur
-        value = int.from_bytes(data[cur:cur + width], "big") if width else 0
-        cur += width
-        return value
-
-    items = {}
-    for _ in range(num(2 if version < 2 else 4)):
-        item = num(2 if version < 2 else 4)
-        if version:
-            num(2)
-        num(2)
-        base = num(base_size)
-        coded = b""
-        for _ in range(num(2)):
-            num(index_size)
-            offset, length = num(off_size), num(len_size)
-            coded += data[base + offset:base + offset + length]
-        items[item] = (types[item], coded, associated.get(item, []))
+    coded = item_bytes(data, meta)
+    items = {item: (types[item], coded[item], associated.get(item, [])) for item in coded}
     return items, references
 
 
