@@ -302,7 +302,7 @@ package enum ImageDecoder {
     /// by `icc_transform` ahead of `thumbnail_image`. From its embedded profile, else libvips'
     /// CMYK one; relative colorimetric without black-point compensation, which is what lcms'
     /// own `jpgicc -t 1` and Pillow's ImageCms give (blue marker of cmyk.jpg (45, 71, 144), see
-    /// CMYKColourTests). libvips 8.14's `thumbnail` is not left to convert them: it uses
+    /// CMYKColourTests). libvips' `thumbnail` is not left to convert them: it uses
     /// `colourspace`, which imports to D50 XYZ and reaches D65 by scaling X, Y and Z (not the
     /// Bradford adaptation ICC profiles use), moving saturated colours (that blue became
     /// (6, 73, 143)). A pure test of the header; costs nothing.
@@ -314,7 +314,7 @@ package enum ImageDecoder {
     /// `width`×`height` target box (display orientation), or nil when the target is not
     /// smaller than the image. The output is counted as libvips' loader and `DirectJPEGDecode`
     /// size it, ⌊stored / n⌋ on each side: counted as libjpeg's ⌈stored / n⌉, a 3×8000 JPEG
-    /// for a 1600 px box got n = 4, which libvips 8.14 loads as a 0-pixel-wide image and
+    /// for a 1600 px box got n = 4, which libvips loads as a 0-pixel-wide image and
     /// aborts the process on (its sanity assertion).
     static func jpegShrink(_ header: ImageHeader, width: Int, height: Int) -> Int? {
         let swapped = header.orientation >= 5

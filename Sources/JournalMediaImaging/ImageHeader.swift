@@ -90,7 +90,7 @@ package enum ImageHeaderReader {
     }
 
     /// The size of a grid HEIC after its quarter turn when libvips reports it before the turn:
-    /// libheif 1.15 takes a grid's `irot` into account only when the grid's `ispe` is listed
+    /// The libheif libvips uses (docs/library-versions.md) takes a grid's `irot` into account only when the grid's `ispe` is listed
     /// before it in `ipma` (a Sony α7 IV's 7008×4672 `.HIF` lists `irot` first), reports the
     /// unturned size otherwise and then refuses to decode it ("bad image dimensions on
     /// decode"), while pillow-heif and the libavcodec path turn it. Nil when libvips' size is

@@ -15,6 +15,9 @@ struct ItemWork: Sendable {
     let index: Int
     /// The appearances drawn (both for a bundle; `SuggestionProcessor.cards(for:…)` may ask for one).
     var appearances: Set<CardSpec.Appearance> = [.light, .dark]
+    /// The item's guard (the executor slot's, which its caller may cancel), handed to every
+    /// decode and drawing of the item; nil: nothing stops it.
+    var stop: DecodeGuard?
 
     /// `NN-<id>`: the item's position (so names sort in the bundle's order) and its id
     /// reduced to letters, digits, `_` and `-` (ids may hold any text), at most 40 of them.
@@ -111,7 +114,7 @@ struct ItemWork: Sendable {
                 let rendition = SuggestionOptions.cardRendition(size, dark: dark)
                 // No colour analysis: a card's colours are its spec's, written from `colors` below.
                 let processor = AssetProcessor(options: options.processingOptions(renditions: [rendition], analyzeColors: false))
-                let result = processor.process(source, name: "\(prefix) \(size.sizeClass.rawValue) \(spec.appearance.rawValue) card")
+                let result = processor.process(source, name: "\(prefix) \(size.sizeClass.rawValue) \(spec.appearance.rawValue) card", stop: stop)
                 if let error = result.error {
                     fail(OutputError(field: nil, stage: error.stage, reason: error.reason, message: error.message))
                     continue
@@ -164,9 +167,9 @@ struct ItemWork: Sendable {
             case .failure(let error): return (Self.failed(field: "video", reference: motion, error), nil)
             case .success(let probe): motionProbe = probe
             }
-            result = processor.process(livePhoto: still, motion: motionProbe, pairedBy: .given)
+            result = processor.process(livePhoto: still, motion: motionProbe, pairedBy: .given, stop: stop)
         } else {
-            result = processor.process(still)
+            result = processor.process(still, stop: stop)
         }
         return (output(field: field, reference: reference, result: result, base: prefix), result)
     }
@@ -183,7 +186,7 @@ struct ItemWork: Sendable {
         }
         var request = AssetRequest(.probed(probe, content: nil))
         request.keepsPixels = true
-        let processed = processor.run(request)
+        let processed = processor.run(request, stop: stop)
         let output = output(field: field, reference: reference, result: processed.result,
                             base: "\(prefix).\(Self.fieldName(field))")
         // No rendition asked for, no picture drawn (the decode then only reached the analysis' size).

@@ -36,6 +36,8 @@ public final class DecodeGuard: Sendable {
     /// An enclosing guard (the caller's) whose stop also stops this one: a per-decode
     /// deadline inside a cancellable request.
     public let parent: DecodeGuard?
+    /// Work started under this guard that may outlive its caller (`DecodeGuard+WorkLeftRunning`).
+    let workLeftRunning = Mutex(WorkLeftRunning())
 
     /// A guard that stops on `cancel()`, once `deadlineSeconds` (from now) have passed when
     /// given, and whenever `parent` says stop.
@@ -120,12 +122,14 @@ public final class DecodeGuard: Sendable {
     }
 
     /// The stop error if the current thread's guard says stop, else nil.
+    @available(*, deprecated, message: "pass the guard as a parameter and call its check(file:stage:)")
     public static func currentStop(file: String, stage: ProcessingStage) -> AssetError? {
         guard let installed = current, let reason = installed.stopReason else { return nil }
         return installed.error(file: file, stage: stage, reason: reason)
     }
 
     /// Throws when the current thread's guard (if any) says stop: a stage boundary.
+    @available(*, deprecated, message: "pass the guard as a parameter and call its check(file:stage:)")
     public static func checkCurrent(file: String, stage: ProcessingStage) throws(AssetError) {
         if let stop = currentStop(file: file, stage: stage) { throw stop }
     }

@@ -1,5 +1,5 @@
 /// JPEG 2000: the JP2 signature box, or a bare J2K codestream (SOC then SIZ), decoded by
-/// OpenJPEG. Loaded whole although it has resolution levels: libvips 8.14's `thumbnail` with
+/// OpenJPEG. Loaded whole although it has resolution levels: libvips' `thumbnail` with
 /// `size=down` picks a level too small when the target is larger than the image (a 240×160 JP2
 /// asked to fit 1024 came out 120×80).
 struct JPEG2000Format: FormatHandler {

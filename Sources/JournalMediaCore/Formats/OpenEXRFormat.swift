@@ -1,5 +1,5 @@
-/// OpenEXR (scanline or tiled): linear-light half or full floats. libvips 8.14 reads it from a
-/// file only, so the loader gets a memfd copy of the bytes.
+/// OpenEXR (scanline or tiled): linear-light half or full floats. The linked libvips reads it
+/// from a file only, so the loader gets a memfd copy of the bytes.
 struct OpenEXRFormat: FormatHandler {
     let priority = FormatPriority.signature
     let formats = [FormatDescription(

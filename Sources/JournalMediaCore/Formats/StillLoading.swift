@@ -57,7 +57,8 @@ public struct StillLoading: Sendable {
         case upright
         /// The file stores rows bottom-up and libvips returns them as stored.
         case bottomUp
-        /// As `bottomUp` on libvips 8.14 and older; later releases turn them (PFM: libvips issue 3885).
+        /// As `bottomUp` on the libvips Debian 12 ships; releases after libvips issue 3885 turn
+        /// them (docs/library-versions.md).
         case bottomUpBeforeLibvips815
 
         /// Whether the rows need a vertical flip after a load by libvips `major`.`minor`.

@@ -8,7 +8,7 @@ import CVips
 /// Runs while the hero is drawn. A card's picture is shown once at one size, so the
 /// textbook filters are enough; done here it costs a few instructions per pixel written,
 /// where libvips' `resize` (an affine transform through its interpolator) and
-/// `thumbnail_image` pipelines cost several times that (about 20 ms of a 1200×1500 card
+/// `thumbnail_image` pipelines cost several times that (a large share of a card's time
 /// with a 600 px artwork). Pictures with alpha or other formats return nil and go to libvips.
 enum CardPictureScaler {
     static func fitted(_ image: VipsImageHandle, width: Int, height: Int, crop: Bool) throws(VipsError) -> VipsImageHandle? {

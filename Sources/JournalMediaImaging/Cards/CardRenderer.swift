@@ -15,7 +15,7 @@ import JournalMediaCore
 /// Pango layouts per text, one libvips `text` rasterisation per text drawn, one SVG
 /// rasterisation per vector element, and one pass over the canvas' pixels to compose;
 /// input sizes (a 1 MB headline, 10,000 chips, a million route points) are bounded before
-/// any of that (Benchmarks/RESULTS.md has the measured figure).
+/// any of that.
 public enum CardRenderer {
     /// Largest canvas side accepted, in pixels.
     public static let maxSide = 4096

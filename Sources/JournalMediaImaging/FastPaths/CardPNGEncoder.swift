@@ -14,7 +14,7 @@ import Foundation
 /// step). Tokens are Huffman-coded in dynamic blocks of at most 64 Ki tokens, written
 /// 32 bits at a time. The file is a plain PNG that any decoder reads; it is a little larger
 /// than zlib level 1 makes of the same card and several times cheaper to make, since
-/// zlib's general match search dominates a card's PNG encode (Benchmarks/RESULTS.md).
+/// zlib's general match search dominates a card's PNG encode.
 ///
 /// Runs on the card's thread; costs one `memcmp` per row, plus for the rows that differ
 /// from the row above one pass (filter, runs compared eight bytes at a time) and the

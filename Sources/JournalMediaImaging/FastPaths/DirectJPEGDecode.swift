@@ -7,7 +7,7 @@ import JournalMediaCore
 /// memory, which ran the decode on a libvips worker thread while this one waited, handing
 /// over every 8-row strip (issue 19: ~135 context switches per small JPEG).
 ///
-/// The same samples as libvips 8.14's loader, byte for byte: the same DCT scale from
+/// The same samples as the linked libvips' loader, byte for byte: the same DCT scale from
 /// `shrink`, libjpeg's default output colour space, DCT method and upsampling, CMYK inverted
 /// (Adobe marker or not), the size rounded down as libvips does, the file read in libvips' 4 KB chunks
 /// (libjpeg-turbo's warnings depend on them). The same failures: a file that ends early

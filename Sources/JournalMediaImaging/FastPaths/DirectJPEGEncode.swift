@@ -2,7 +2,7 @@ import CStillEncode
 import CVips
 
 /// JPEG encode of an 8-bit grey or RGB image in memory with libjpeg (into a growing buffer of
-/// `CStillEncode`'s own), on the calling thread. Same settings as libvips 8.14's `jpegsave` with `strip`: quality with
+/// `CStillEncode`'s own), on the calling thread. Same settings as the linked libvips' `jpegsave` with `strip`: quality with
 /// baseline tables, Huffman optimisation, progressive scans (`jpeg_simple_progression`),
 /// chroma 4:2:0 for `on`, 4:4:4 for `off`, and for `auto` 4:2:0 below quality 90; grey as a
 /// one-component JPEG; libjpeg's default DCT (islow); no APP markers at all (libvips writes

@@ -2,7 +2,7 @@ import CStillEncode
 import CVips
 
 /// Lossy WebP encode of an 8-bit image in memory with libwebp's `WebPEncode`, on the calling
-/// thread. Same configuration as libvips 8.14's `webpsave` for the arguments the renderer
+/// thread. Same configuration as the linked libvips' `webpsave` for the arguments the renderer
 /// passes (`WebPConfigPreset(DEFAULT, Q)`, method = effort, alpha quality 100, no sharp YUV,
 /// no near-lossless, RGB/RGBA import, grey as RGB) and the same file layout as its output after
 /// `WebPMetadataRemover` (a flag-less VP8X chunk ahead of an opaque bitstream): the bytes are

@@ -5,8 +5,8 @@ import JournalMediaResampling
 /// The downscale of an 8-bit image held in memory by `SeparableResampler` (Lanczos-3),
 /// returned as a new in-memory libvips image with the same bands and interpretation and no
 /// metadata; with an alpha channel the colour is resized premultiplied. Used by the rendition resizes and by the JPEG decode's remaining reduction
-/// after DCT scaling, where libvips 8.14's `resize` (scalar `reduce`) was most of the CPU
-/// time on 2–8 MP photos (measured figures in Benchmarks/RESULTS.md).
+/// after DCT scaling, where libvips' `resize` (scalar `reduce`) was most of the CPU
+/// time on 2–8 MP photos.
 ///
 /// Runs on the calling thread; costs the resample, written straight into the new image's
 /// buffer (no copy). Declines (nil) what it does not handle, which the caller leaves to
