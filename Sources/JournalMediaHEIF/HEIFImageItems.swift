@@ -108,14 +108,13 @@ package enum HEIFImageItems {
         return (image, thumbnail)
     }
 
-    private static func image<Source: ByteSource>(_ primary: Int, in meta: HEIFMeta<Source>, codec: HEIFCodec,
-                                                  maximumCodedBytes: Int) -> HEIFCodedImage? {
+    /// The coded image `primary` (an item of `codec`'s type or a grid of them). nil when it has
+    /// an alpha auxiliary image, unless `allowingAlpha` (an overlay's layer, whose alpha is
+    /// read separately: `alphaItem(of:in:)`).
+    static func image<Source: ByteSource>(_ primary: Int, in meta: HEIFMeta<Source>, codec: HEIFCodec,
+                                          maximumCodedBytes: Int, allowingAlpha: Bool = false) -> HEIFCodedImage? {
         guard let item = meta.item(primary) else { return nil }
-        // Alpha planes are auxiliary images (`auxl`) of the image with an alpha URN.
-        for reference in meta.references where reference.type == "auxl" && reference.to.contains(primary) {
-            let urn = meta.properties(of: reference.from).first { $0.box.type == "auxC" }.flatMap { auxiliaryType($0.box, meta.source) }
-            if urn == nil || urn?.contains("alpha") == true || urn == "urn:mpeg:hevc:2015:auxid:1" { return nil }
-        }
+        if !allowingAlpha, alphaItem(of: primary, in: meta) != nil { return nil }
         let tileIDs: [Int]
         var columns = 1, rows = 1
         var outputSize: (Int, Int)?
@@ -176,6 +175,17 @@ package enum HEIFImageItems {
                               maximumContentLight: contentLight)
     }
 
+    /// The auxiliary image (`auxl` reference) holding `item`'s alpha: its `auxC` type names
+    /// alpha (or is missing, which readers take as alpha). Other auxiliary images (depth) are
+    /// not alpha.
+    static func alphaItem<Source: ByteSource>(of item: Int, in meta: HEIFMeta<Source>) -> Int? {
+        for reference in meta.references where reference.type == "auxl" && reference.to.contains(item) {
+            let urn = meta.properties(of: reference.from).first { $0.box.type == "auxC" }.flatMap { auxiliaryType($0.box, meta.source) }
+            if urn == nil || urn?.contains("alpha") == true || urn == "urn:mpeg:hevc:2015:auxid:1" { return reference.from }
+        }
+        return nil
+    }
+
     /// The ImageGrid structure (ISO/IEC 23008-12 6.6.2.3.2).
     static func gridLayout(_ data: [UInt8]) -> (rows: Int, columns: Int, width: Int, height: Int)? {
         guard data.count >= 8, data[0] == 0 else { return nil }
@@ -190,16 +200,16 @@ package enum HEIFImageItems {
 
     /// A property list read for the fast path; nil when it holds an essential property it
     /// does not know.
-    private struct Properties {
-        package var configuration: [UInt8]?
+    struct Properties {
+        var configuration: [UInt8]?
         var size: (Int, Int)?
-        package var transforms: [RawTransform] = []
-        package var nclx: HEIFCodedImage.NCLX?
+        var transforms: [RawTransform] = []
+        var nclx: HEIFCodedImage.NCLX?
         var icc: [UInt8]?
         var contentLight: Int?
     }
 
-    private enum RawTransform {
+    enum RawTransform {
         case clap(widthN: Int, widthD: Int, heightN: Int, heightD: Int, horizontalN: Int, horizontalD: Int,
                   verticalN: Int, verticalD: Int)
         case irot(Int)
@@ -209,7 +219,7 @@ package enum HEIFImageItems {
     private static let understood: Set<String> = ["hvcC", "av1C", "ispe", "irot", "imir", "clap", "colr", "pixi", "auxC",
                                                   "clli"]
 
-    private static func properties(_ list: [(box: HEIFBox, essential: Bool)], codec: HEIFCodec,
+    static func properties(_ list: [(box: HEIFBox, essential: Bool)], codec: HEIFCodec,
                                    in source: some ByteSource) -> Properties? {
         var result = Properties()
         for (box, essential) in list {
@@ -264,7 +274,7 @@ package enum HEIFImageItems {
     /// The transforms with the clean aperture resolved to whole pixels. The fast path crops
     /// before it scales, so a `clap` is accepted only before any rotation or mirror (the
     /// order MIAF requires) and with an even origin (so chroma planes crop with it).
-    private static func resolve(_ raw: [RawTransform], width: Int, height: Int) -> [HEIFCodedImage.Transform]? {
+    static func resolve(_ raw: [RawTransform], width: Int, height: Int) -> [HEIFCodedImage.Transform]? {
         var transforms: [HEIFCodedImage.Transform] = []
         for step in raw {
             switch step {

@@ -73,7 +73,7 @@ struct DecodeLimitOptions: ParsableArguments {
 
 /// `--jobs`, declared once for `convert` and `suggestion`.
 struct JobsOption: ParsableArguments {
-    @Option(name: [.short, .long], help: "Images (suggestion: items) processed at once, each with one libvips thread. (default: CPU cores)")
+    @Option(name: [.short, .long], help: "Images (suggestion: items) processed at once, each with one libvips thread; a grid HEIC decoded while a slot is idle uses its core too. (default: CPU cores)")
     var jobs: Int?
 
     func validate() throws {

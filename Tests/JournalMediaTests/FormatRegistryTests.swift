@@ -126,6 +126,8 @@ import Testing
         "heif/grid-3x2.heic": .heic,
         "heif/nclx-bt709-limited.heic": .heic,
         "heif/nclx-p3.heic": .heic,
+        "heif/overlay.heic": .heic,
+        "heif/overlay.pillow-heif.png": .png,
         "heif/rotated-mirrored.heic": .heic,
         "heif/thumbnail.heic": .heic,
         "heif/vui-bt709-limited.heic": .heic,

@@ -32,14 +32,20 @@ encoders cannot write themselves:
                          dimensions on decode')
   10bit-422-grid-irot-first.heic  the same with the grid's irot listed before its ispe (a Sony
                          α7 IV's order): libheif 1.15 reports it unturned and refuses it
-  *.pillow-heif.png      beside each of those three: pillow-heif's decode (Pillow 13 +
+  overlay.heic           an overlay (iovl, which heif-enc cannot write): a 381x263 canvas filled
+                         with (0x30, 0x90, 0xd0), the photo halved (300x200, heif-enc) at (41, 31),
+                         and the alpha disc (heif-enc of Samples/alpha-disc.png at 100x100: an
+                         hvc1 item and its alpha auxiliary item), turned by irot 90 degrees
+                         anticlockwise, at (-27, 190): over the left and bottom edges, blended by
+                         its alpha
+  *.pillow-heif.png      beside each of those three and the overlay: pillow-heif's decode (Pillow 13 +
                          pillow-heif 1.8, libheif 1.20 inside the wheel, 8-bit RGB, transforms
                          applied), the reference the tests compare against; made in a venv
                          with `pip install pillow pillow-heif` (skipped when it cannot be made)
 
 Needs: vips, heif-enc, ffmpeg with libx265 (apt: libvips-tools, libheif-examples, ffmpeg);
 python3-venv and network for the pillow-heif references. `--high-bit-depth` makes only the
-10/12-bit samples and their references.
+10/12-bit samples and their references, `--overlay` only the overlay and its reference.
 """
 import os, struct, subprocess, sys, tempfile
 
@@ -79,12 +85,20 @@ def coded_picture(path):
             hvcc = data[s:e]
         if k == "colr" and data[s:s + 4] == b"nclx":
             colr = data[s - 8:e]
-    iloc = child(data, meta, "iloc", full=True)
-    s = iloc[0]
+    pitm = child(data, meta, "pitm", full=True)
+    primary = struct.unpack(">H", data[pitm[0] + 4:pitm[0] + 6])[0]
+    coded = item_bytes(data, meta).get(primary)
+    if coded is None:
+        raise KeyError("primary item")
+    return hvcc, colr, coded
+
+
+def item_bytes(data, meta):
+    """{item id: its bytes} from the iloc box (construction method 0: extents in the file)."""
+    s, _ = child(data, meta, "iloc", full=True)
     version = data[s]
-    sizes = data[s + 4], data[s + 5]
-    off_size, len_size, base_size = sizes[0] >> 4, sizes[0] & 15, sizes[1] >> 4
-    index_size = sizes[1] & 15 if version else 0
+    off_size, len_size, base_size = data[s + 4] >> 4, data[s + 4] & 15, data[s + 5] >> 4
+    index_size = data[s + 5] & 15 if version else 0
     cur = s + 6
 
     def num(width):
@@ -93,10 +107,8 @@ def coded_picture(path):
         cur += width
         return value
 
-    count = num(2 if version < 2 else 4)
-    pitm = child(data, meta, "pitm", full=True)
-    primary = struct.unpack(">H", data[pitm[0] + 4:pitm[0] + 6])[0]
-    for _ in range(count):
+    items = {}
+    for _ in range(num(2 if version < 2 else 4)):
         item = num(2 if version < 2 else 4)
         if version:
             num(2)
@@ -107,9 +119,8 @@ def coded_picture(path):
             num(index_size)
             offset, length = num(off_size), num(len_size)
             coded += data[base + offset:base + offset + length]
-        if item == primary:
-            return hvcc, colr, coded
-    raise KeyError("primary item")
+        items[item] = coded
+    return items
 
 
 def x265_picture(png, *colour):
@@ -193,6 +204,9 @@ def main():
     if sys.argv[1:] == ["--high-bit-depth"]:  # only the 10/12-bit samples (the others stay as they are)
         high_bit_depth(tmp, source)
         return
+    if sys.argv[1:] == ["--overlay"]:
+        overlay(tmp, source)
+        return
 
     # Grid: 3 columns x 2 rows of 256x256 tiles; edge tiles padded by repeating the edge.
     tile, columns, rows, width, height = 256, 3, 2, 600, 400
@@ -255,6 +269,81 @@ def main():
     subprocess.run(["vips", "resize", source, small, "0.4"], check=True)
     subprocess.run(["vips", "heifsave", small, f"{OUT}/10bit.heic", "--bitdepth", "10"], check=True)
     high_bit_depth(tmp, source)
+    overlay(tmp, source)
+
+
+def heif_items(path):
+    """Every item of a HEIF file written by heif-enc: {id: (type, coded bytes, [property boxes])}
+    and its references [(type, from, [to])]."""
+    data = open(path, "rb").read()
+    meta = child(data, (0, len(data)), "meta")
+    iprp = child(data, meta, "iprp", full=True)
+    ipco = child(data, iprp, "ipco")
+    properties = [data[s - 8:e] for _, s, e in boxes(data, *ipco)]
+    s, e = child(data, iprp, "ipma")
+    flags = int.from_bytes(data[s + 1:s + 4], "big")
+    cur, associated = s + 8, {}
+    for _ in range(struct.unpack(">I", data[s + 4:s + 8])[0]):
+        item = struct.unpack(">H", data[cur:cur + 2])[0]
+        count, cur = data[cur + 2], cur + 3
+        indices = []
+        for _ in range(count):
+            if flags & 1:
+                indices.append(struct.unpack(">H", data[cur:cur + 2])[0] & 0x7fff)
+                cur += 2
+            else:
+                indices.append(data[cur] & 0x7f)
+                cur += 1
+        associated[item] = [properties[i - 1] for i in indices if i]
+    types = {}
+    s, e = child(data, meta, "iinf", full=True)
+    for k, bs, be in boxes(data, s + 6, e):
+        item, kind = struct.unpack(">H", data[bs + 4:bs + 6])[0], data[bs + 8:bs + 12].decode()
+        types[item] = kind
+    references = []
+    s, e = child(data, meta, "iref", full=True)
+    for kind, bs, be in boxes(data, s + 4, e):
+        count = struct.unpack(">H", data[bs + 2:bs + 4])[0]
+        references.append((kind, struct.unpack(">H", data[bs:bs + 2])[0],
+                           [struct.unpack(">H", data[bs + 4 + 2 * i:bs + 6 + 2 * i])[0] for i in range(count)]))
+    coded = item_bytes(data, meta)
+    items = {item: (types[item], coded[item], associated.get(item, [])) for item in coded}
+    return items, references
+
+
+def overlay(tmp, source):
+    """overlay.heic: an iovl of the photo and the turned alpha disc on a filled canvas."""
+    disc, photo_png = os.path.join(tmp, "disc.png"), os.path.join(tmp, "photo-half.png")
+    subprocess.run(["vips", "resize", "Samples/alpha-disc.png", disc, str(100 / 300)], check=True)
+    subprocess.run(["vips", "resize", source, photo_png, "0.5"], check=True)
+    layers = os.path.join(tmp, "layers.heic")
+    subprocess.run(["heif-enc", "-q", "60", photo_png, disc, "-o", layers], check=True, stdout=subprocess.DEVNULL)
+    items, references = heif_items(layers)
+    alpha_of = {to[0]: item for kind, item, to in references if kind == "auxl"}
+    photo, circle = sorted(i for i, (kind, _, _) in items.items() if kind == "hvc1" and i not in alpha_of.values())
+    alpha = alpha_of[circle]
+    canvas = (381, 263)
+    offsets = [(41, 31), (-27, 190)]
+    iovl_data = struct.pack(">BB4HHH", 0, 0, 0x3000, 0x9000, 0xd000, 0xffff, *canvas) + b"".join(
+        struct.pack(">hh", x, y) for x, y in offsets)
+    new_ids = {photo: 2, circle: 3, alpha: 4}
+    out_items = [(1, "iovl", False, iovl_data, True)] + [
+        (new_ids[old], "hvc1", True, items[old][1], False) for old in (photo, circle, alpha)]
+    properties, associations = [ispe(*canvas)], {1: [1]}
+    for old in (photo, circle, alpha):
+        indices = []
+        for prop in items[old][2]:
+            if prop[4:8] in (b"hvcC", b"ispe", b"auxC", b"pixi", b"colr"):
+                properties.append(prop)
+                indices.append(len(properties))
+        if old == circle:
+            properties.append(box("irot", b"\x01"))
+            indices.append(len(properties))
+        associations[new_ids[old]] = indices
+    references_box = full("iref", 0, 0, box("dimg", struct.pack(">HHHH", 1, 2, 2, 3))
+                          + box("auxl", struct.pack(">HHH", 4, 1, 3)))
+    open(f"{OUT}/overlay.heic", "wb").write(heif(out_items, 1, properties, associations, references_box))
+    pillow_heif_references(tmp, ["overlay.heic"])
 
 
 def encode_16bit(png16, heic, depth, chroma, *colour):

@@ -136,6 +136,21 @@ public final class AssetExecutor: Sendable {
         }
     }
 
+    /// The threads work running in one of this executor's slots may add now: the idle slots
+    /// shared among the assets running (a lone asset with one idle slot: 1), nothing while
+    /// callers wait. Hand it to the work that runs in a slot (`AssetRequest.spareCores`); a
+    /// grid HEIC then decodes its tiles on two cores and gives the second back at the next
+    /// row of tiles once another asset arrives. Asked once per tile row; costs a lock round.
+    public var spareCores: SpareCores {
+        let slots = maxConcurrentAssets
+        return SpareCores { [weak self] in
+            self?.state.withLock { state in
+                guard state.waiters.isEmpty, state.counters.running > 0 else { return 0 }
+                return max(0, slots - state.counters.running) / state.counters.running
+            } ?? 0
+        }
+    }
+
     private enum Admission { case run, wait, refuse, cancelled }
 
     private func acquire() async throws(Refusal) {

@@ -37,7 +37,9 @@ public struct AssetProcessor: Sendable {
 
     /// Runs a request in a slot of the executor. Never throws: failures are in the result's `error`.
     public func process(_ request: AssetRequest) async -> AssetResult {
-        await guarded(name: Self.name(of: request.input), deadlineSeconds: request.deadlineSeconds) { stop in
+        var request = request
+        request.spareCores = executor.spareCores
+        return await guarded(name: Self.name(of: request.input), deadlineSeconds: request.deadlineSeconds) { [request] stop in
             self.perform(request, stop: stop).result
         }
     }
@@ -100,13 +102,15 @@ public struct AssetProcessor: Sendable {
             let readsMetadata = self.options.readsMetadata
             // The probe lives and dies inside the closure: nothing keeps the pointer past it.
             let probe = bytes.withContiguousStorageIfAvailable { buffer in
-                self.perform(AssetRequest(.probed(ProbedAsset(borrowing: UnsafeRawBufferPointer(buffer), name: filename,
-                                                              modified: modified, keepMediaOpen: true, maxPixels: maxPixels,
-                                                              readsMetadata: readsMetadata, stop: stop), content: nil)),
-                                          stop: stop).result
+                var request = AssetRequest(.probed(ProbedAsset(borrowing: UnsafeRawBufferPointer(buffer), name: filename,
+                                                               modified: modified, keepMediaOpen: true, maxPixels: maxPixels,
+                                                               readsMetadata: readsMetadata, stop: stop), content: nil))
+                request.spareCores = self.executor.spareCores
+                return self.perform(request, stop: stop).result
             }
-            return probe ?? self.perform(AssetRequest(.bytes([UInt8](bytes), name: filename, modified: modified,
-                                                              sha256: nil)), stop: stop).result
+            var request = AssetRequest(.bytes([UInt8](bytes), name: filename, modified: modified, sha256: nil))
+            request.spareCores = self.executor.spareCores
+            return probe ?? self.perform(request, stop: stop).result
         }
     }
 
@@ -141,8 +145,12 @@ public struct AssetProcessor: Sendable {
 
     /// Processes a probed input whose content is already loaded (a batch loads first to
     /// decide whether an earlier result can be reused). `stop`: see `entered`.
-    public func process(_ probe: ProbedAsset, content: SourceFile, stop: DecodeGuard? = nil) -> AssetResult {
-        run(AssetRequest(.probed(probe, content: content)), stop: stop).result
+    /// `spareCores`: see `AssetRequest.spareCores`.
+    public func process(_ probe: ProbedAsset, content: SourceFile, stop: DecodeGuard? = nil,
+                        spareCores: SpareCores = .none) -> AssetResult {
+        var request = AssetRequest(.probed(probe, content: content))
+        request.spareCores = spareCores
+        return run(request, stop: stop).result
     }
 
     /// A Live Photo: the still's renditions and colours plus the movie's poster as
@@ -158,9 +166,11 @@ public struct AssetProcessor: Sendable {
     /// `process(livePhoto:…)` with both contents already loaded.
     func process(livePhoto still: ProbedAsset, stillContent: SourceFile, motion: ProbedAsset,
                  motionContent: Result<SourceFile, AssetError>, pairedBy: LivePhotoRecord.PairedBy,
-                 stop: DecodeGuard?) -> AssetResult {
-        run(AssetRequest(.livePhoto(still: still, stillContent: stillContent, motion: motion,
-                                    motionContent: motionContent, pairedBy: pairedBy)), stop: stop).result
+                 stop: DecodeGuard?, spareCores: SpareCores = .none) -> AssetResult {
+        var request = AssetRequest(.livePhoto(still: still, stillContent: stillContent, motion: motion,
+                                              motionContent: motionContent, pairedBy: pairedBy))
+        request.spareCores = spareCores
+        return run(request, stop: stop).result
     }
 
     /// The guard a blocking entry point runs under, handed to `body`: `stop`, installed on
@@ -219,7 +229,8 @@ public struct AssetProcessor: Sendable {
         processed.result.sha256 = loaded.sha256
         processed.result.bytes = loaded.size
         if content == nil { processed.result.timings.read = clock.lap() }
-        decodeAndRender(still, content: loaded, keepsPixels: request.keepsPixels, stop: stop, into: &processed)
+        decodeAndRender(still, content: loaded, keepsPixels: request.keepsPixels, spareCores: request.spareCores, stop: stop,
+                        into: &processed)
         // A motion photo: the still's renditions plus the embedded MP4's poster, one entry.
         if motion == nil, request.embeddedMotion, processed.result.error == nil, still.embeddedMotion != nil,
            let embedded = still.embeddedMotionProbe(maxPixels: options.maxPixels, stop: stop) {
@@ -233,8 +244,8 @@ public struct AssetProcessor: Sendable {
         return processed
     }
 
-    private func decodeAndRender(_ probe: ProbedAsset, content: SourceFile, keepsPixels: Bool, stop: DecodeGuard?,
-                                 into processed: inout ProcessedAsset) {
+    private func decodeAndRender(_ probe: ProbedAsset, content: SourceFile, keepsPixels: Bool, spareCores: SpareCores,
+                                 stop: DecodeGuard?, into processed: inout ProcessedAsset) {
         if let error = probe.error {
             // A kind registered at run time may read what the sniffer does not recognise.
             guard error.stage == .sniff, error.reason != .empty, probe.format == nil,
@@ -244,7 +255,7 @@ public struct AssetProcessor: Sendable {
             }
             processed.pixels = run(source, specs: options.renditions, analyzeColors: options.analyzeColors,
                                    name: probe.name, keepsPixels: keepsPixels, movie: movieAttachment(role: Self.notificationVideoRole),
-                                   audio: audioAttachment, stop: stop, into: &processed.result)
+                                   audio: audioAttachment, spareCores: spareCores, stop: stop, into: &processed.result)
             return
         }
         guard let source = sources.source(for: probe, content: content) else {
@@ -256,7 +267,7 @@ public struct AssetProcessor: Sendable {
         }
         processed.pixels = run(source, specs: options.renditions, analyzeColors: options.analyzeColors, name: probe.name,
                                keepsPixels: keepsPixels, movie: movieAttachment(role: Self.notificationVideoRole),
-                               audio: audioAttachment, stop: stop, into: &processed.result)
+                               audio: audioAttachment, spareCores: spareCores, stop: stop, into: &processed.result)
     }
 
     /// Runs any source (a file's, or one without a file such as a rendered card) through its
@@ -296,7 +307,7 @@ public struct AssetProcessor: Sendable {
     @discardableResult
     private func run(_ source: some ImageSource, specs: [RenditionSpec], analyzeColors: Bool, name: String,
                      keepsPixels: Bool = false, movie: MovieAttachmentRequest? = nil,
-                     audio: AudioAttachmentRequest? = nil, stop: DecodeGuard?,
+                     audio: AudioAttachmentRequest? = nil, spareCores: SpareCores = .none, stop: DecodeGuard?,
                      into result: inout AssetResult) -> DecodedImage? {
         var clock = StageClock()
         do throws(AssetError) {
@@ -307,6 +318,7 @@ public struct AssetProcessor: Sendable {
             plan.maxTiledPixels = options.maxTiledPixels
             plan.keepsFullPixels = keepsPixels
             plan.stop = stop
+            plan.spareCores = spareCores
             let image = try source.decode(plan: plan, into: &result)
             result.timings.decode += clock.lap()
             try RenditionStep.run(image, specs: specs, analyzeColors: analyzeColors, name: name, stop: stop,

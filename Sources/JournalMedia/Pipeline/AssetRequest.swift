@@ -37,6 +37,10 @@ public struct AssetRequest: Sendable {
     /// the largest rendition needs: a card draws a picture from them. Costs the memory of
     /// the pixels, and a second decode when a pre-made rendition stood in for the largest.
     public var keepsPixels = false
+    /// The threads the decode may add beside its own (`SpareCores`): set by the caller that
+    /// runs the request in a slot of an `AssetExecutor` (its `spareCores`; the processor's
+    /// async calls and `Batch` do). `none` by default: one thread.
+    public var spareCores = SpareCores.none
 
     public init(_ input: Input, deadlineSeconds: Double? = nil) {
         self.input = input

@@ -97,9 +97,10 @@ extension Batch {
         var result: AssetResult
         if case .livePhoto(_, _, let pairedBy) = work.unit, let motion = work.motion, let motionContent {
             result = processor.process(livePhoto: probe, stillContent: content, motion: motion,
-                                       motionContent: motionContent, pairedBy: pairedBy, stop: stop)
+                                       motionContent: motionContent, pairedBy: pairedBy, stop: stop,
+                                       spareCores: processor.executor.spareCores)
         } else {
-            result = processor.process(probe, content: content, stop: stop)
+            result = processor.process(probe, content: content, stop: stop, spareCores: processor.executor.spareCores)
         }
         var timings = result.timings
         timings.read += read

@@ -86,6 +86,9 @@ public struct DecodePlan: Sendable {
     /// to the decode: a source's own deadlines are its children. nil: nothing stops it but
     /// `timeoutSeconds`.
     public var stop: DecodeGuard?
+    /// The threads the decode may add beside its own, asked where it can split (a grid HEIC's
+    /// tile rows): `AssetRequest.spareCores`. Sources that cannot split ignore it.
+    public var spareCores = SpareCores.none
 
     public init(renditions: [RenditionSpec], maxPixels: Int = Defaults.maxPixels,
                 timeoutSeconds: Double = Defaults.decodeTimeoutSeconds,

@@ -189,7 +189,7 @@ enum StillDecoding {
                 Result { () throws(VipsError) in
                     try lenientPixels(raw, header: header, box: box, upscale: upscale,
                                       limits: PixelLimits(whole: plan.maxPixels, tiled: plan.maxTiledPixels), gate: gate,
-                                      stop: stop)
+                                      stop: stop, spareCores: plan.spareCores)
                 }
             }
         }
@@ -227,13 +227,14 @@ enum StillDecoding {
     /// really missing still fails: its data ends before the image does (libjpeg's "Premature
     /// end of JPEG file", libvips' "Premature end of input file"), which libjpeg would fill
     /// with grey. Other formats are decoded with `fail_on=truncated` only. `stop`: the
-    /// decode's guard (a stopped first decode is not tried again).
+    /// decode's guard (a stopped first decode is not tried again). `spareCores`: see `pixels`.
     static func lenientPixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
                               upscale: Bool, limits: PixelLimits = PixelLimits(),
-                              gate: WholeImageDecodeGate.Hold? = nil, stop: DecodeGuard? = nil) throws(VipsError) -> LenientDecode {
+                              gate: WholeImageDecodeGate.Hold? = nil, stop: DecodeGuard? = nil,
+                              spareCores: SpareCores = .none) throws(VipsError) -> LenientDecode {
         guard StillDecoders.entry(for: header.format).retriesPastWarnings else {
             return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .truncated,
-                                                   limits: limits, gate: gate, stop: stop))
+                                                   limits: limits, gate: gate, stop: stop, spareCores: spareCores))
         }
         do {
             return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .warning,
@@ -256,16 +257,17 @@ enum StillDecoding {
     /// tile by tile (`Defaults.maxTiledPixels`); the header was checked against the one that applies.
     /// `gate`: the decode's hold on `WholeImageDecodeGate`, made exclusive before libvips
     /// decodes a HEIC whole that entered shared for the HEVC path; waiting for it ends when
-    /// `stop` (the decode's guard) says stop.
+    /// `stop` (the decode's guard) says stop. `spareCores`: the threads a grid HEIC's tile
+    /// decode may add (`DecodePlan.spareCores`).
     static func pixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
                        upscale: Bool, failOn: ImageDecoder.DecodeFailure = .truncated,
                        limits: PixelLimits = PixelLimits(), gate: WholeImageDecodeGate.Hold? = nil,
-                       stop: DecodeGuard? = nil) throws(VipsError) -> DecodedImage {
+                       stop: DecodeGuard? = nil, spareCores: SpareCores = .none) throws(VipsError) -> DecodedImage {
         let decoder = StillDecoders.entry(for: header.format)
         let kind = header.format.rawValue.uppercased()
         var declined: String?
         if !upscale, let fast = decoder.fast, FastPaths.allows(fast.path) {
-            switch fast.decode(bytes, (max(1, box.width), max(1, box.height)), header, limits, stop) {
+            switch fast.decode(bytes, (max(1, box.width), max(1, box.height)), header, limits, stop, spareCores) {
             case .decoded(let decoded): return try ImageDecoder.decode(heic: decoded, stop: stop)
             case .declined(let reason): declined = reason
             }

@@ -18,9 +18,11 @@ struct StillDecoder: Sendable {
         var label: String
         /// The catalogue entry that switches it off (`FastPaths`).
         var path: FastPath
-        /// Decodes to fit `box`; `.declined` with the reason this path gives, if any.
+        /// Decodes to fit `box`; `.declined` with the reason this path gives, if any. `spareCores`:
+        /// the threads the executor can lend the decode now (`AssetExecutor.spareCores`).
         var decode: @Sendable (_ bytes: UnsafeRawBufferPointer, _ box: (width: Int, height: Int),
-                               _ header: ImageHeader, _ limits: PixelLimits, _ stop: DecodeGuard?) -> Outcome
+                               _ header: ImageHeader, _ limits: PixelLimits, _ stop: DecodeGuard?,
+                               _ spareCores: SpareCores) -> Outcome
     }
 
     enum Outcome {
@@ -58,7 +60,7 @@ enum StillDecoders {
     static let table: [StillCodec: StillDecoder] = [
         .jpeg: StillDecoder(stopsByItself: true, retriesPastWarnings: true),
         .heifHEVC: heifHEVC,
-        .heifAV1: StillDecoder(fast: .init(label: "AV1 decode", path: .avifDecode) { bytes, box, header, _, _ in
+        .heifAV1: StillDecoder(fast: .init(label: "AV1 decode", path: .avifDecode) { bytes, box, header, _, _, _ in
             AVIFAV1Decoder.decode(bytes, boxWidth: box.width, boxHeight: box.height,
                                   expectedSize: (header.displayWidth, header.displayHeight)).map { .decoded($0) } ?? .declined(nil)
         }, libheifSeekNoise: true),
@@ -72,10 +74,10 @@ enum StillDecoders {
 
     /// HEVC images in HEIF: libavcodec's HEVC decoder (`HEIFHEVCDecoder`), tile rows for grids.
     private static let heifHEVC = StillDecoder(
-        fast: .init(label: "HEVC decode", path: .heicDecode) { bytes, box, header, limits, stop in
+        fast: .init(label: "HEVC decode", path: .heicDecode) { bytes, box, header, limits, stop, spareCores in
             switch HEIFHEVCDecoder.attempt(bytes, boxWidth: box.width, boxHeight: box.height,
                                            expectedSize: (header.displayWidth, header.displayHeight),
-                                           maximumPixels: limits.tiled, stop: stop) {
+                                           maximumPixels: limits.tiled, spareCores: spareCores, stop: stop) {
             case .success(let decoded): .decoded(decoded)
             case .failure(let reason): .declined(reason.message)
             }

@@ -11,13 +11,17 @@ import JournalMediaResampling
 /// layer's colour pass as one EXIF orientation (`HEIFDecodedRGB.orientation`). 8 to 16 bits per sample (10- and 12-bit camera HEIFs are
 /// narrowed to 8 bits as their tiles arrive), 4:2:0, 4:2:2, 4:4:4 and monochrome. Like
 /// libvips' thumbnail, an embedded thumbnail item (`thmb`) is decoded instead of the primary
-/// image when it is larger than the box; if it cannot be read, the primary image is.
+/// image when it is larger than the box; if it cannot be read, the primary image is. An
+/// overlay (`iovl`) of HEVC images is composed as libheif does (`HEIFOverlayComposer`). While
+/// the scheduler has a spare core (`SpareCores`: a lone asset), a grid's tile rows are
+/// decoded on two threads (`TileRowHelper`) and a single picture with libavcodec's two slice
+/// threads, with the same pixels.
 ///
 /// Colour follows libheif 1.15, the reference: YUV matrix and range from the `colr` nclx box;
 /// without one, from the HEVC stream's VUI as libavcodec reports it (matrix unspecified →
 /// BT.601; no video signal type → limited range, the HEVC default, which libde265 also uses).
 ///
-/// Runs on the calling thread for the photo source on every HEIC; costs the HEVC decode plus
+/// Runs on the calling thread (and a helper's, above) for the photo source on every HEIC; costs the HEVC decode plus
 /// one lanczos pass per plane and a conversion at the target size, about half of libvips'
 /// heifload + resize (Benchmarks/RESULTS.md).
 /// Declines (with the reason) what it does not handle, and the caller falls back to libvips:
@@ -42,13 +46,24 @@ package enum HEIFHEVCDecoder {
     /// `maximumPixels` bounds the decoded image (the grid or item before transforms).
     /// `wholeImage`: resample only once every row is decoded (tests compare it with the
     /// tile-wise default). `loopFilter`: whether HEVC's in-loop filters run (`LoopFilter`).
-    /// `stop`: the decode's guard, asked between tiles.
+    /// `spareCores`: while it has one, a grid's rows of tiles are decoded on two threads
+    /// (`TileRowHelper`; the same pixels). `stop`: the decode's guard, asked between tiles.
     package static func attempt(_ bytes: UnsafeRawBufferPointer, boxWidth: Int, boxHeight: Int,
                                 expectedSize: (width: Int, height: Int)? = nil, maximumPixels: Int = Defaults.maxPixels,
-                                wholeImage: Bool = false, loopFilter: LoopFilter = .automatic, stop: DecodeGuard? = nil)
+                                wholeImage: Bool = false, loopFilter: LoopFilter = .automatic,
+                                spareCores: SpareCores = .none, stop: DecodeGuard? = nil)
         -> Result<HEIFDecodedRGB, LibavFailure> {
         guard boxWidth > 0, boxHeight > 0 else { return .failure(LibavFailure("an empty box")) }
         guard let items = HEIFImageItems.primaryAndThumbnail(in: BorrowedBytes(bytes: bytes)) else {
+            // An overlay (`iovl`) of HEVC images: composed (HEIFOverlayComposer).
+            if let overlay = HEIFImageItems.overlay(in: BorrowedBytes(bytes: bytes)) {
+                if let expectedSize, expectedSize != overlay.displaySize {
+                    return .failure(LibavFailure("libvips reports \(expectedSize.width)×\(expectedSize.height), its overlay "
+                        + "\(overlay.displaySize.width)×\(overlay.displaySize.height)"))
+                }
+                return HEIFOverlayComposer.decode(overlay, boxWidth: boxWidth, boxHeight: boxHeight, maximumPixels: maximumPixels,
+                                                  stop: stop)
+            }
             return .failure(LibavFailure("its primary image is not one this path reads (not HEVC, an alpha or depth "
                 + "auxiliary image, a PQ/HLG transfer, an unknown essential property, or inconsistent tiles)"))
         }
@@ -58,11 +73,11 @@ package enum HEIFHEVCDecoder {
         }
         let coded = chooseItem(items, boxWidth: boxWidth, boxHeight: boxHeight)
         let result = decode(coded, boxWidth: boxWidth, boxHeight: boxHeight, maximumPixels: maximumPixels, wholeImage: wholeImage,
-                            loopFilter: loopFilter, stop: stop)
+                            loopFilter: loopFilter, spareCores: spareCores, stop: stop)
         // A thumbnail that cannot be read (libvips 8.14 refuses some cameras' too): the primary.
         if case .failure = result, items.thumbnail != nil, coded.tiles == items.thumbnail?.tiles {
             return decode(items.primary, boxWidth: boxWidth, boxHeight: boxHeight, maximumPixels: maximumPixels,
-                          wholeImage: wholeImage, loopFilter: loopFilter, stop: stop)
+                          wholeImage: wholeImage, loopFilter: loopFilter, spareCores: spareCores, stop: stop)
         }
         return result
     }
@@ -76,9 +91,10 @@ package enum HEIFHEVCDecoder {
         case never
     }
 
-    private static func decode(_ coded: HEIFCodedImage, boxWidth: Int, boxHeight: Int, maximumPixels: Int,
-                               wholeImage: Bool, loopFilter: LoopFilter,
-                               stop: DecodeGuard?) -> Result<HEIFDecodedRGB, LibavFailure> {
+    /// One coded image (the primary, its thumbnail, or an overlay's layer) into the box.
+    static func decode(_ coded: HEIFCodedImage, boxWidth: Int, boxHeight: Int, maximumPixels: Int,
+                       wholeImage: Bool, loopFilter: LoopFilter,
+                       spareCores: SpareCores, stop: DecodeGuard?) -> Result<HEIFDecodedRGB, LibavFailure> {
         let pixels = coded.width.multipliedReportingOverflow(by: coded.height).partialValue
         guard pixels <= maximumPixels else {
             return .failure(LibavFailure("\(coded.width)×\(coded.height) is over the limit of \(maximumPixels) pixels"))
@@ -97,8 +113,12 @@ package enum HEIFHEVCDecoder {
         do throws(LibavFailure) {
             let halved = 2 * target.width <= crop.width && 2 * target.height <= crop.height
             let skip = loopFilter == .never || (loopFilter == .automatic && halved && skipsLoopFilterWhenHalved)
-            let decoder = try HEVCTileDecoder(configuration: coded.configuration, skipLoopFilter: skip)
-            let stream = HEIFPictureStream(crop: crop, target: target, wholeImage: wholeImage, stop: stop)
+            // One picture cannot be split by tiles: with a spare core, libavcodec's two slice
+            // threads (wavefronts, which x265 codes by default; Apple's tiles have them too).
+            let sliceThreads = coded.tiles.count == 1 && spareCores.now > 0 ? 2 : 1
+            let decoder = try HEVCTileDecoder(configuration: coded.configuration, skipLoopFilter: skip,
+                                              sliceThreads: sliceThreads)
+            let stream = HEIFPictureStream(crop: crop, target: target, wholeImage: wholeImage, stop: stop, spareCores: spareCores)
             let scaled = try stream.decode(coded, decoder: decoder)
             return .success(HEIFDecodedRGB(rgb: scaled, storedWidth: target.width, storedHeight: target.height,
                                            orientation: HEIFUpright.orientation(coded.transforms),

@@ -22,6 +22,9 @@ struct HEIFPictureStream {
     var wholeImage = false
     /// The decode's guard, asked between tiles.
     var stop: DecodeGuard?
+    /// Threads the grid's tiles may be decoded on beside the calling one, asked before each
+    /// row of tiles: with one spare, a `TileRowHelper` takes some of the row's tiles.
+    var spareCores = SpareCores.none
 
     /// Luma rows copied (and narrowed) at a time from a picture one tile wide, a single item
     /// above 8 bits most often: a multiple of 4, so bands start on chroma rows. A 33 MP
@@ -85,23 +88,44 @@ struct HEIFPictureStream {
                 throw LibavFailure("out of memory for \(coded.width)-pixel-wide strips")
             }
             let lastRow = crop.top + crop.height
+            // A second thread for the rows that have a spare core (made on the first such row).
+            var helper: TileRowHelper?, helperFailed = false
+            defer { helper?.end() }
             rows: for row in 0..<coded.rows {
                 let top = row * tile.height
                 guard top < lastRow else { break }
                 let rows = min(tile.height, coded.height - top)
-                for column in 0..<coded.columns {
-                    let index = row * coded.columns + column
-                    if index > 0 {
-                        // A stop between tiles: give up here; the caller's next check reports it.
-                        if stop?.shouldStop == true { throw LibavFailure("stopped") }
-                        try decoder.decode(coded.tiles[index], into: frame)
-                    }
+                func check(_ frame: LibavFrame, column: Int) throws(LibavFailure) {
                     guard (frame.width, frame.height) == tile else {
                         throw LibavFailure("its tiles differ in size (\(frame.width)×\(frame.height) after \(tile.width)×\(tile.height))")
                     }
                     guard coded.columns == 1 || strips.place(frame, left: column * tile.width, lumaRows: rows) else {
                         throw LibavFailure("its tiles differ in pixel format")
                     }
+                }
+                var split = false
+                if coded.columns > 1, !helperFailed, spareCores.now > 0 {
+                    if helper == nil {
+                        do throws(LibavFailure) { helper = try TileRowHelper(decoder: decoder.sibling()) } catch { helperFailed = true }
+                    }
+                    if let helper {
+                        if row == 0 { try check(frame, column: 0) }  // tile 0, decoded above
+                        try helper.decode(columns: row == 0 ? 1 : 0, coded.columns, calling: (decoder, frame),
+                                          stop: { [stop] in stop?.shouldStop == true }) { column, decoder, frame throws(LibavFailure) in
+                            try decoder.decode(coded.tiles[row * coded.columns + column], into: frame)
+                            try check(frame, column: column)
+                        }
+                        split = true
+                    }
+                }
+                for column in 0..<coded.columns where !split {
+                    let index = row * coded.columns + column
+                    if index > 0 {
+                        // A stop between tiles: give up here; the caller's next check reports it.
+                        if stop?.shouldStop == true { throw LibavFailure("stopped") }
+                        try decoder.decode(coded.tiles[index], into: frame)
+                    }
+                    try check(frame, column: column)
                 }
                 // The tile row's luma rows in bands (one band when several columns were placed).
                 for first in stride(from: 0, to: rows, by: coded.columns == 1 ? band : rows) {
