@@ -1,4 +1,5 @@
 import CVips
+import Glibc
 import JournalMediaCore
 import JournalMediaResampling
 
@@ -78,20 +79,46 @@ enum AlphaPremultiplication {
 extension VipsImageHandle {
     /// A new libvips memory image of 8-bit pixels, its buffer allocated (uninitialised) and
     /// tagged with `interpretation` and `resolution` (pixels per millimetre), with that buffer,
-    /// for code that writes the pixels itself. Costs the allocation.
+    /// for code that writes the pixels itself. Costs the allocation: a `malloc` the image owns
+    /// (`adopting`), not libvips' own memory image, whose buffer is zeroed when made (a pass
+    /// over every byte that the writer then overwrites).
     static func memoryImage(width: Int, height: Int, bands: Int, interpretation: VipsInterpretation,
                             resolution: (x: Double, y: Double) = (1, 1))
         throws(VipsError) -> (image: VipsImageHandle, pixels: UnsafeMutablePointer<UInt8>) {
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max), (1...4).contains(bands),
-              let image = vips_image_new_memory() else {
+              let buffer = malloc(width * height * bands) else {
             throw VipsError(message: "cannot make a \(width)×\(height)×\(bands) memory image")
         }
-        let handle = VipsImageHandle(owning: image)
-        vips_image_init_fields(image, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
-                               interpretation, resolution.x, resolution.y)
-        guard vips_image_write_prepare(image) == 0, let pixels = image.pointee.data else {
-            throw VipsError(message: VipsRuntime.failureMessage("vips_image_write_prepare"))
+        let pixels = buffer.assumingMemoryBound(to: UInt8.self)
+        return (try adopting(pixels, width: width, height: height, bands: bands, interpretation: interpretation,
+                             resolution: resolution), pixels)
+    }
+
+    /// A libvips image over `pixels` (packed 8-bit, `malloc`ed, width × height × bands bytes at
+    /// least), which it takes over: freed when the image closes, or here if no image can be made.
+    static func adopting(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bands: Int,
+                         interpretation: VipsInterpretation, resolution: (x: Double, y: Double) = (1, 1))
+        throws(VipsError) -> VipsImageHandle {
+        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max), (1...4).contains(bands),
+              let image = vips_image_new_from_memory(pixels, width * height * bands, Int32(width), Int32(height),
+                                                     Int32(bands), VIPS_FORMAT_UCHAR) else {
+            free(pixels)
+            throw VipsError(message: VipsRuntime.failureMessage("cannot make a \(width)×\(height)×\(bands) memory image"))
         }
-        return (handle, pixels)
+        let handle = VipsImageHandle(owning: image)
+        image.pointee.Type = interpretation
+        image.pointee.Xres = resolution.x
+        image.pointee.Yres = resolution.y
+        let release: GClosureNotify = { data, _ in free(data) }
+        let nothing: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _ in }
+        g_signal_connect_data(UnsafeMutableRawPointer(image), "postclose", unsafeBitCast(nothing, to: GCallback.self),
+                              pixels, release, GConnectFlags(rawValue: 0))
+        return handle
+    }
+
+    /// The pixels are in a buffer in memory (a decode's or a resize's), not computed on demand.
+    var isInMemory: Bool {
+        let image = pointer.pointee
+        return image.data != nil && (image.dtype == VIPS_IMAGE_SETBUF || image.dtype == VIPS_IMAGE_SETBUF_FOREIGN)
     }
 }
