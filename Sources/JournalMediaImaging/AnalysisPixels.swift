@@ -30,9 +30,11 @@ package struct AnalysisPixels {
         let height = max(1, min(Self.maxSide, Int((Double(sourceHeight) * scale).rounded())))
         self.width = width
         self.height = height
-        rgba = bands == 3
-            ? Self.opaqueBoxAverage(data, width: sourceWidth, height: sourceHeight, to: width, height)
-            : Self.boxAverage(data, width: sourceWidth, height: sourceHeight, bands: bands, to: width, height)
+        rgba = switch bands {
+        case 3: Self.opaqueBoxAverage(data, width: sourceWidth, height: sourceHeight, to: width, height)
+        case 4: Self.rgbaBoxAverage(data, width: sourceWidth, height: sourceHeight, to: width, height)
+        default: Self.boxAverage(data, width: sourceWidth, height: sourceHeight, bands: bands, to: width, height)
+        }
     }
 
     /// `boxAverage` for RGB without alpha, with the same cells and the same rounding (alpha
@@ -113,8 +115,14 @@ package struct AnalysisPixels {
                 }
             }
         }
-        var rgba = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
-        for cell in 0..<(outWidth * outHeight) {
+        return averaged(sums, cells: outWidth * outHeight)
+    }
+
+    /// RGBA pixels from `boxAverage`'s per-cell sums (colour weighted by alpha, alpha, count),
+    /// each rounded to nearest.
+    private static func averaged(_ sums: [Int], cells: Int) -> [UInt8] {
+        var rgba = [UInt8](repeating: 0, count: cells * 4)
+        for cell in 0..<cells {
             let alphaSum = sums[cell * 5 + 3], count = sums[cell * 5 + 4]
             guard count > 0 else { continue }
             if alphaSum > 0 {
@@ -125,5 +133,40 @@ package struct AnalysisPixels {
             rgba[cell * 4 + 3] = UInt8(min(255, (alphaSum + count / 2) / count))
         }
         return rgba
+    }
+
+    /// `boxAverage` for RGBA, with the same cells, sums and rounding: each row's run of pixels
+    /// per cell (the columns x with x × outWidth / width == c, found as `opaqueBoxAverage`
+    /// finds them) summed in registers before it is added to its cell.
+    static func rgbaBoxAverage(_ data: UnsafeMutablePointer<VipsPel>, width: Int, height: Int,
+                               to outWidth: Int, _ outHeight: Int) -> [UInt8] {
+        let starts = (0...outWidth).map { ($0 * width + outWidth - 1) / outWidth }
+        var sums = [Int](repeating: 0, count: outWidth * outHeight * 5)
+        sums.withUnsafeMutableBufferPointer { cells in
+            starts.withUnsafeBufferPointer { starts in
+                for y in 0..<height {
+                    let row = data + y * width * 4
+                    let cellRow = (y * outHeight / height) * outWidth
+                    for c in 0..<outWidth {
+                        var r = 0, g = 0, b = 0, a = 0
+                        var pixel = row + starts[c] * 4
+                        let end = row + starts[c + 1] * 4
+                        while pixel < end {
+                            let alpha = Int(pixel[3])
+                            r &+= Int(pixel[0]) &* alpha; g &+= Int(pixel[1]) &* alpha; b &+= Int(pixel[2]) &* alpha
+                            a &+= alpha
+                            pixel += 4
+                        }
+                        let cell = (cellRow + c) * 5
+                        cells[cell] &+= r
+                        cells[cell + 1] &+= g
+                        cells[cell + 2] &+= b
+                        cells[cell + 3] &+= a
+                        cells[cell + 4] &+= starts[c + 1] - starts[c]
+                    }
+                }
+            }
+        }
+        return averaged(sums, cells: outWidth * outHeight)
     }
 }

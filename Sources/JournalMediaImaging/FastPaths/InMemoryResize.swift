@@ -1,3 +1,4 @@
+import CResampleKernel
 import CVips
 import Glibc
 import JournalMediaCore
@@ -48,31 +49,15 @@ package enum InMemoryResize {
 }
 
 /// 8-bit colour with its alpha (the last of 2 or 4 bands) multiplied in and out, rounded, for
-/// resizing images with transparency. Costs one pass over the pixels each way.
+/// resizing images with transparency (`jm_premultiply_alpha`, `jm_unpremultiply_alpha` in
+/// CResampleKernel, loops the compiler vectorises). Costs one pass over the pixels each way.
 enum AlphaPremultiplication {
     static func premultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, count: Int, bands: Int) {
-        var i = 0
-        while i < count {
-            let alpha = Int(source[i + bands - 1])
-            for band in 0..<(bands - 1) { target[i + band] = UInt8((Int(source[i + band]) * alpha + 127) / 255) }
-            target[i + bands - 1] = UInt8(alpha)
-            i += bands
-        }
+        jm_premultiply_alpha(source, target, count / bands, bands)
     }
 
     static func unpremultiply(_ pixels: UnsafeMutablePointer<UInt8>, count: Int, bands: Int) {
-        var i = 0
-        while i < count {
-            let alpha = Int(pixels[i + bands - 1])
-            if alpha > 0 && alpha < 255 {
-                for band in 0..<(bands - 1) {
-                    pixels[i + band] = UInt8(min(255, (Int(pixels[i + band]) * 255 + alpha / 2) / alpha))
-                }
-            } else if alpha == 0 {
-                for band in 0..<(bands - 1) { pixels[i + band] = 0 }
-            }
-            i += bands
-        }
+        jm_unpremultiply_alpha(pixels, count / bands, bands)
     }
 }
 

@@ -7,7 +7,7 @@ import JournalMediaCore
 /// The decode of a whole 8-bit-or-less PNG into memory on the calling thread, without libpng:
 /// the chunks walked and every CRC checked, the IDAT data inflated by libdeflate in one call
 /// into a buffer of exactly the size the header implies, the rows unfiltered (CResampleKernel's
-/// `jm_png_unfilter_row`) and expanded as libvips 8.14's `pngload` (through libpng) expands
+/// `jm_png_unfilter_row`) and expanded as libvips' `pngload` (through libpng) expands
 /// them: palette to RGB, grey of 1, 2 or 4 bits to 8 (scaled: 1 → 255, 3 → 255, 15 → 255), a
 /// `tRNS` chunk to an alpha channel; Adam7 passes put in place. An alpha channel that is 255
 /// everywhere is dropped while the pixels are still in cache, and said so (`hasRealTransparency`).
@@ -19,8 +19,8 @@ import JournalMediaCore
 /// file gets libvips' own error, as before. The inflated size is fixed by the header before any
 /// byte is inflated, so a compression bomb cannot grow the buffer.
 ///
-/// Runs inside `PNGResampledDecode`; costs the inflate (libdeflate: about half of zlib's CPU
-/// on photo-like PNGs), one unfilter pass, and two buffers: the filtered rows
+/// Runs inside `PNGResampledDecode`; costs the inflate (libdeflate, in one call), one unfilter
+/// pass, and two buffers: the filtered rows
 /// (height × (row bytes + 1)) and the pixels (width × height × bands), the first freed on return.
 enum PNGDirectDecode {
     /// The pixels, stored orientation, tagged sRGB (or B_W for grey) with the file's `pHYs`
@@ -98,7 +98,7 @@ struct PNGChunkLayout {
     /// PLTE's entries (3 bytes each), and tRNS's bytes, as ranges of the file.
     var palette: Range<Int>?
     var transparency: Range<Int>?
-    /// Pixels per millimetre as libvips 8.14 reads `pHYs` (per metre / 1000; an unknown unit
+    /// Pixels per millimetre as libvips reads `pHYs` (per metre / 1000; an unknown unit
     /// taken as is; 2834 per metre, about 72 dpi, when absent).
     var resolution: (x: Double, y: Double) = (2834.0 / 1000, 2834.0 / 1000)
     var dataChunks: [Range<Int>] = []

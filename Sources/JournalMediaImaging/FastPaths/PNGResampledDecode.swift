@@ -5,9 +5,8 @@ import JournalMediaCore
 /// `PNGDirectDecode` (libdeflate, no libpng; an opaque alpha channel dropped as the rows are
 /// decoded), or by libvips' `pngload_buffer` for a file it declines, then the reduction to the
 /// target box by `InMemoryResize` (Lanczos-3, colour premultiplied by alpha) and the EXIF
-/// orientation by `PixelOrientation`, all on this thread. libvips 8.14's `thumbnail_buffer`
-/// (the path before) streams the same decode through its scalar `reduce`, which cost more
-/// than the decode on photo-sized PNGs (Benchmarks/RESULTS.md).
+/// orientation by `PixelOrientation`, all on this thread, instead of libvips' `thumbnail_buffer`,
+/// which streams the same decode through its scalar `reduce`.
 ///
 /// Takes untagged PNGs and PNGs whose profile is sRGB in all but name, grey or RGB, with or
 /// without alpha; declines (nil, before decoding any pixel) 16-bit PNGs, tagged ones that need

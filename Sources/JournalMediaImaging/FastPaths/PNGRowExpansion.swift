@@ -3,7 +3,7 @@ import Foundation
 
 /// How `PNGDirectDecode` turns a PNG's inflated, filtered rows into 8-bit pixels: the passes
 /// (one, or Adam7's seven), each row unfiltered and then expanded as libpng's transforms
-/// that libvips 8.14 asks for expand it (palette → RGB, grey bits → bytes, `tRNS` → alpha).
+/// that libvips asks for expand it (palette → RGB, grey bits → bytes, `tRNS` → alpha).
 /// Rows of 8-bit samples that need no expansion are unfiltered straight into the image.
 struct PNGRowExpansion {
     /// One Adam7 pass (or the whole image): its pixel grid and where its rows start in the

@@ -114,4 +114,12 @@ uint8_t jm_alpha_and(const uint8_t *pixels, size_t count, size_t bands);
 
 /// `count` pixels of `bands` bytes packed in place to `bands` − 1 bytes (the last band dropped).
 void jm_drop_last_band(uint8_t *pixels, size_t count, size_t bands);
+
+/// `pixels` pixels of `bands` (2 or 4) bytes, the last alpha, with colour multiplied by alpha
+/// into `target`: (c · a + 127) / 255; alpha copied. `target` must not overlap `source`.
+void jm_premultiply_alpha(const uint8_t *source, uint8_t *target, size_t pixels, size_t bands);
+
+/// The inverse in place: colour = min(255, (c · 255 + a / 2) / a) for 0 < a < 255, 0 where
+/// a is 0, unchanged where a is 255.
+void jm_unpremultiply_alpha(uint8_t *pixels, size_t count, size_t bands);
 #endif
