@@ -13,7 +13,8 @@
 # corpus (CORPUS, default ../shared/corpus) exists, its real files of each class are added
 # (camera JPEGs over 500 KB, JPEGs of 20–200 KB, PNGs over 20 KB, HEICs).
 # Beside them, libvips 8.18 through pyvips (Benchmarks/pyvips_peer.py: the PyPI wheels, one
-# libvips thread per process, 2 processes), the libvips a sharp or pyvips user runs today.
+# libvips thread per process, 2 processes), the libvips a sharp or pyvips user runs today; for
+# HEICs, which that wheel cannot decode (no HEVC decoder), pyvips on Debian's libvips instead.
 # Per class, RUNS rounds run every tool once in turn (interleaved: a load spike on a shared
 # machine hits all tools, not one tool's runs; the load average is printed per class; SCHED_RR=1
 # runs the tools ahead of other processes, see measure_once). Per class and tool: best wall time
@@ -49,6 +50,15 @@ if ! "$PY" -c "import pyvips" 2>/dev/null; then
 fi
 pyvips_minor=$("$PY" -c "import pyvips; print(pyvips.version(1))")
 [ "$pyvips_minor" -ge 18 ] || { echo "pyvips loads libvips 8.$pyvips_minor, not 8.18 or later" >&2; exit 1; }
+# The pyvips-binary wheel cannot decode HEVC ("Support for this compression format has not
+# been built in: HEVC"), and neither can sharp's prebuilt libvips. For HEICs the pyvips peer is
+# therefore pyvips on Debian's libvips (the one journal-media links, with libheif + libde265):
+# a venv of its own with pyvips alone, whose ABI mode loads the system's libvips.
+PY_DEB=$bench/venv-system-vips/bin/python
+if [[ " ${CLASSES:-camera small png heic} " == *" heic "* ]] && ! "$PY_DEB" -c "import pyvips" 2>/dev/null; then
+  python3 -m venv "$bench/venv-system-vips"
+  PKG_CONFIG=/bin/false "$bench/venv-system-vips/bin/pip" install -q --disable-pip-version-check pyvips
+fi
 gcc -O2 -o "$bench/vips_loop" Benchmarks/vips_loop.c $(pkg-config --cflags --libs vips) -lpthread
 gcc -O2 -o "$bench/limit" Benchmarks/limit.c $(pkg-config --cflags --libs vips)
 bin=${BIN:-$(swift build -c release --show-bin-path)/journal-media}
@@ -158,6 +168,7 @@ run_tool() {
     before) accept_one=1 measure_once "$BEFORE_BENCH" "$real/$class" "$bench/real-out" 2 ;;
     pillow) measure_once "$PY" Benchmarks/pillow_peer.py "$bench/real-out" 2 "${files[@]}" ;;
     pyvips) measure_once "$PY" Benchmarks/pyvips_peer.py "$bench/real-out" 2 "${files[@]}" ;;
+    pyvips_system) measure_once "$PY_DEB" Benchmarks/pyvips_peer.py "$bench/real-out" 2 "${files[@]}" ;;
     cloop) measure_once "$bench/vips_loop" "$bench/real-out" 2 "${files[@]}" ;;
   esac
 }
@@ -196,14 +207,15 @@ for class in $classes; do
   tools=(jm)
   [ -n "${BEFORE_BENCH:-}" ] && tools+=(before)
   tools+=(pillow)
-  # The pyvips-binary wheel has no HEVC decoder: no pyvips figure for HEICs.
-  [ "$class" = heic ] || tools+=(pyvips)
+  # The pyvips-binary wheel has no HEVC decoder: for HEICs, pyvips on the system's libvips.
+  if [ "$class" = heic ]; then tools+=(pyvips_system); else tools+=(pyvips); fi
   tools+=(cloop)
   measure_class "${tools[@]}"
   loads+="${loads:+, }$class $load_range"
   jw=${wall[jm]} jc=${cpu[jm]} jr=${rss[jm]}
   pw=${wall[pillow]} pc=${cpu[pillow]} pr=${rss[pillow]}
-  vw=${wall[pyvips]:-0} vc=${cpu[pyvips]:-0} vr=${rss[pyvips]:-0}
+  vw=${wall[pyvips]:-${wall[pyvips_system]:-0}} vc=${cpu[pyvips]:-${cpu[pyvips_system]:-0}}
+  vr=${rss[pyvips]:-${rss[pyvips_system]:-0}}
   cw=${wall[cloop]} cc=${cpu[cloop]} cr=${rss[cloop]}
   row() { awk -v c="$class ($n)" -v t="$1" -v s="$2" -v cpu="$3" -v rss="$4" -v n="$n" -v pw="$pw" -v pc="$pc" -v vw="$vw" -v vc="$vc" -v cw="$cw" \
     'BEGIN{v = vw > 0 ? sprintf("%.2f× | %.2f×", vw/s, vc/cpu) : "— | —"
@@ -211,7 +223,13 @@ for class in $classes; do
   table+=$'\n'$(row "journal-media convert --jobs 2" "$jw" "$jc" "$jr")
   [ -n "${BEFORE_BENCH:-}" ] && table+=$'\n'$(row "before (BEFORE_BENCH), 2 jobs" "${wall[before]}" "${cpu[before]}" "${rss[before]}")
   table+=$'\n'$(row "Pillow, 2 processes" "$pw" "$pc" "$pr")
-  [ "$vw" = 0 ] || table+=$'\n'$(row "pyvips (libvips 8.$pyvips_minor, 1 thread), 2 processes" "$vw" "$vc" "$vr")
+  if [ "$class" = heic ]; then
+    system_minor=$("$PY_DEB" -c "import pyvips; print(pyvips.version(1))")
+    vlabel="pyvips (Debian's libvips 8.$system_minor + libheif/libde265; the 8.$pyvips_minor wheel has no HEVC decoder), 1 thread, 2 processes"
+  else
+    vlabel="pyvips (libvips 8.$pyvips_minor, 1 thread), 2 processes"
+  fi
+  [ "$vw" = 0 ] || table+=$'\n'$(row "$vlabel" "$vw" "$vc" "$vr")
   table+=$'\n'$(row "C loop (vips_thumbnail ×2), 2 threads" "$cw" "$cc" "$cr")
   if [ "$class" = heic ] && [ -x "$heic_bench" ]; then
     hevc=$("$heic_bench" floor "${files[@]}" | awk '$1 == "total" {print $2}')

@@ -19,7 +19,8 @@ package struct AnalysisPixels {
 
     package init(_ decoded: DecodedImage) throws(VipsError) {
         var image = decoded.image
-        if image.pointer.pointee.data == nil { image = try image.materialised() }
+        // Decoded images are held in memory already; nothing long is left to stop.
+        if image.pointer.pointee.data == nil { image = try image.materialised(stop: nil) }
         let bands = image.bands
         guard image.format == VIPS_FORMAT_UCHAR, (1...4).contains(bands), let data = image.pointer.pointee.data else {
             throw VipsError(message: "analysis needs an 8-bit image in memory")

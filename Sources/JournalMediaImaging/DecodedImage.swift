@@ -36,27 +36,30 @@ package enum ImageDecoder {
     /// as they are, without colour management (a HEIC is not decoded twice for that).
     /// HEICs and AVIFs that the in-process paths decode (`HEIFHEVCDecoder`, `AVIFAV1Decoder`,
     /// in the video layer) come in through `decode(heic:)` instead.
-    /// The pixel computation stops early when the calling thread's `DecodeGuard` says stop.
+    /// The pixel computation stops early when `stop` (the decode's guard) says stop.
+    /// Which of the toolkit's own paths run beside libvips' comes from the decoder table
+    /// (`LibvipsStillRoute`, by the codec the format's handler declares), never from the format.
     /// Decodes once: whether the embedded profile is used was decided from the header
     /// (`ImageHeader.profileUsable`), so a file that fails to decode is not decoded again.
     /// - Parameter failOn: what stops the decode (libvips' `fail_on`): `.truncated` (missing
     ///   pixels: libjpeg's "premature end", a short read) or `.warning` (any complaint).
     package static func decode(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
-        failOn: DecodeFailure = .truncated
+        failOn: DecodeFailure = .truncated, stop: DecodeGuard? = nil
     ) throws(VipsError) -> DecodedImage {
+        let route = LibvipsStillRoute.of(header.format)
         do {
             return try decodeWithLibvips(bytes, header: header, width: width, height: height, allowUpscale: allowUpscale,
-                                         colourManaged: header.profileUsable, failOn: failOn)
-        } catch where header.format == .heic && error.message.contains("bad image dimensions on decode")
-                        && DecodeGuard.current?.shouldStop != true {
+                                         colourManaged: header.profileUsable, failOn: failOn, route: route, stop: stop)
+        } catch where route.primaryImageRetry && error.message.contains("bad image dimensions on decode")
+                        && stop?.shouldStop != true {
             // libvips 8.14's thumbnail takes a HEIF's embedded thumbnail when it is big enough,
             // and refuses it when libheif decodes it to another size than its `ispe` (Sony's
             // HIFs): the primary image, loaded and shrunk, has no such trouble.
             do {
                 return try decodeWithLibvips(bytes, header: header, width: width, height: height,
                                              allowUpscale: allowUpscale, colourManaged: header.profileUsable,
-                                             failOn: failOn, primaryImage: true)
+                                             failOn: failOn, route: route, stop: stop, primaryImage: true)
             } catch {
                 throw MemoryFile.withoutPath(error)
             }
@@ -91,20 +94,15 @@ package enum ImageDecoder {
     /// libvips' decode: shrink-on-load (JPEG DCT scaling, see `jpegShrink`), orientation,
     /// profile conversion when `colourManaged`, 8-bit sRGB, held in memory without metadata.
     /// `primaryImage`: load a HEIF's primary image and shrink it, never its embedded thumbnail.
+    /// `route`: the toolkit's own paths for the format's codec (`LibvipsStillRoute`).
     private static func decodeWithLibvips(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, allowUpscale: Bool,
-        colourManaged: Bool, failOn: DecodeFailure, primaryImage: Bool = false
+        colourManaged: Bool, failOn: DecodeFailure, route: LibvipsStillRoute, stop: DecodeGuard?,
+        primaryImage: Bool = false
     ) throws(VipsError) -> DecodedImage {
-        if FastPaths.enabled, header.format == .jpeg, !allowUpscale,
-           (header.bands == 3 || header.bands == 1)
-            && (header.colourSpace == .rgb || (header.colourSpace == .grey && !header.hasProfile))
-            || convertsCMYKThroughICC(header, colourManaged: colourManaged) {
-            return try JPEGResampledDecode.decode(bytes, header: header, width: width, height: height,
-                                                  colourManaged: colourManaged, failOn: failOn)
-        }
-        if FastPaths.allows(.pngResampledDecode), header.format == .png, !allowUpscale,
-           let decoded = try PNGResampledDecode.decode(bytes, header: header, width: width, height: height,
-                                                       colourManaged: colourManaged, failOn: failOn) {
+        if !allowUpscale, let decoded = try resampledDecode(bytes, header: header, width: width, height: height,
+                                                            colourManaged: colourManaged, failOn: failOn, route: route,
+                                                            stop: stop) {
             return decoded
         }
         let thumbnail: VipsOperationCall
@@ -131,7 +129,7 @@ package enum ImageDecoder {
             if cmykFirst { loaded = try iccTransformToSRGB(loaded, fallbackProfile: "cmyk") }
             thumbnail = try VipsOperationCall("thumbnail_image")
             try thumbnail.set("in", .image(loaded))
-        } else if header.format == .jpeg, !allowUpscale,
+        } else if route.dctShrinkOnLoad, !allowUpscale,
            let shrink = jpegShrink(header, width: width, height: height), shrink > 1 {
             // JPEG: libvips' thumbnail only lets libjpeg scale the DCT while the rest of the
             // reduction is at least 2×, so a 12 MP photo made into a 1600 px image is decoded
@@ -185,8 +183,8 @@ package enum ImageDecoder {
         if pending != 1 { image = try oriented(image, pending) }
         image = try eightBitDisplayColour(image)
         // The pixels are computed here (every loader is lazy); `materialised` lets the
-        // thread's guard stop it between tiles.
-        let memory = try image.materialised()
+        // decode's guard stop it between tiles.
+        let memory = try image.materialised(stop: stop)
         for field in memory.fieldNames where !coreFields.contains(field) {
             memory.removeField(field)
         }
@@ -204,14 +202,38 @@ package enum ImageDecoder {
         return DecodedImage(image: memory, hasRealTransparency: transparent)
     }
 
+    /// The route's decode into memory and the toolkit's resampler (`LibvipsStillRoute.resampled`),
+    /// or nil when the route has none, the fast paths are off, or it declines the image.
+    private static func resampledDecode(
+        _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, colourManaged: Bool,
+        failOn: DecodeFailure, route: LibvipsStillRoute, stop: DecodeGuard?
+    ) throws(VipsError) -> DecodedImage? {
+        switch route.resampled {
+        case .jpeg?:
+            guard FastPaths.enabled,
+                  (header.bands == 3 || header.bands == 1)
+                   && (header.colourSpace == .rgb || (header.colourSpace == .grey && !header.hasProfile))
+                   || convertsCMYKThroughICC(header, colourManaged: colourManaged) else { return nil }
+            return try JPEGResampledDecode.decode(bytes, header: header, width: width, height: height,
+                                                  colourManaged: colourManaged, failOn: failOn, stop: stop)
+        case .png?:
+            guard FastPaths.allows(.pngResampledDecode) else { return nil }
+            return try PNGResampledDecode.decode(bytes, header: header, width: width, height: height,
+                                                 colourManaged: colourManaged, failOn: failOn, stop: stop)
+        case nil:
+            return nil
+        }
+    }
+
     /// A HEIC or AVIF decoded in-process (`HEIFHEVCDecoder`, `AVIFAV1Decoder`: already fitted,
     /// its turn still to do) as a libvips image, upright and converted to sRGB (see
     /// `decodedHEIC`); the decode is done once, only the colour conversion is retried without
-    /// colour management when its profile is unusable.
-    package static func decode(heic fast: HEIFDecodedRGB) throws(VipsError) -> DecodedImage {
+    /// colour management when its profile is unusable. `stop`: the decode's guard, which may
+    /// stop libvips' colour conversion between tiles.
+    package static func decode(heic fast: HEIFDecodedRGB, stop: DecodeGuard? = nil) throws(VipsError) -> DecodedImage {
         let transforms = fast.iccProfile != nil || fast.builtInProfile != nil
         return try withoutUnusableProfile(transforms: transforms) { colourManaged throws(VipsError) in
-            try decodedHEIC(fast, colourManaged: colourManaged)
+            try decodedHEIC(fast, colourManaged: colourManaged, stop: stop)
         }
     }
 
@@ -222,7 +244,8 @@ package enum ImageDecoder {
     /// a matrix-shaper, else a turn and one kept lcms transform
     /// (`DirectProfileTransform.packedRGBToSRGB`); libvips' `icc_transform` when lcms cannot
     /// build that. Pixels already sRGB take one pass (the turn, or a copy) into the image.
-    private static func decodedHEIC(_ fast: HEIFDecodedRGB, colourManaged: Bool) throws(VipsError) -> DecodedImage {
+    private static func decodedHEIC(_ fast: HEIFDecodedRGB, colourManaged: Bool,
+                                    stop: DecodeGuard?) throws(VipsError) -> DecodedImage {
         let stored = fast.storedSize
         let managed = colourManaged && (fast.iccProfile != nil || fast.builtInProfile != nil)
         if managed, let profile = fast.iccProfile ?? (fast.builtInProfile == "p3" ? DirectProfileTransform.displayP3Profile : nil),
@@ -262,7 +285,7 @@ package enum ImageDecoder {
         try transform.set("intent", .nick("relative"))
         try transform.build()
         image = try eightBitDisplayColour(try transform.outputImage())
-        let memory = try image.materialised()
+        let memory = try image.materialised(stop: stop)
         for field in memory.fieldNames where !coreFields.contains(field) {
             memory.removeField(field)
         }
@@ -305,7 +328,7 @@ package enum ImageDecoder {
     /// by `icc_transform` ahead of `thumbnail_image`. From its embedded profile, else libvips'
     /// CMYK one; relative colorimetric without black-point compensation, which is what lcms'
     /// own `jpgicc -t 1` and Pillow's ImageCms give (blue marker of cmyk.jpg (45, 71, 144), see
-    /// CMYKColourTests). libvips 8.14's `thumbnail` is not left to convert them: it uses
+    /// CMYKColourTests). libvips' `thumbnail` is not left to convert them: it uses
     /// `colourspace`, which imports to D50 XYZ and reaches D65 by scaling X, Y and Z (not the
     /// Bradford adaptation ICC profiles use), moving saturated colours (that blue became
     /// (6, 73, 143)). A pure test of the header; costs nothing.
@@ -317,7 +340,7 @@ package enum ImageDecoder {
     /// `width`×`height` target box (display orientation), or nil when the target is not
     /// smaller than the image. The output is counted as libvips' loader and `DirectJPEGDecode`
     /// size it, ⌊stored / n⌋ on each side: counted as libjpeg's ⌈stored / n⌉, a 3×8000 JPEG
-    /// for a 1600 px box got n = 4, which libvips 8.14 loads as a 0-pixel-wide image and
+    /// for a 1600 px box got n = 4, which libvips loads as a 0-pixel-wide image and
     /// aborts the process on (its sanity assertion).
     static func jpegShrink(_ header: ImageHeader, width: Int, height: Int) -> Int? {
         let swapped = header.orientation >= 5

@@ -73,7 +73,7 @@ package enum ImageHeaderReader {
             format: format, storedWidth: image.width, storedHeight: image.height,
             orientation: image.orientation, bands: image.bands, hasAlpha: image.hasAlpha,
             colourSpace: space, hasProfile: image.hasField(VIPS_META_ICC_NAME))
-        if format == .heic, let turned = heifTurnedSize(bytes, libvips: (image.width, image.height)) {
+        if LibvipsStillRoute.of(format).turnedGridSize, let turned = heifTurnedSize(bytes, libvips: (image.width, image.height)) {
             (header.storedWidth, header.storedHeight) = turned
         }
         header.resolution = (image.pointer.pointee.Xres, image.pointer.pointee.Yres)
@@ -90,7 +90,7 @@ package enum ImageHeaderReader {
     }
 
     /// The size of a grid HEIC after its quarter turn when libvips reports it before the turn:
-    /// libheif 1.15 takes a grid's `irot` into account only when the grid's `ispe` is listed
+    /// The libheif libvips uses (docs/library-versions.md) takes a grid's `irot` into account only when the grid's `ispe` is listed
     /// before it in `ipma` (a Sony α7 IV's 7008×4672 `.HIF` lists `irot` first), reports the
     /// unturned size otherwise and then refuses to decode it ("bad image dimensions on
     /// decode"), while pillow-heif and the libavcodec path turn it. Nil when libvips' size is
@@ -202,7 +202,7 @@ package enum ImageHeaderReader {
             try transform.set("output_profile", .string("srgb"))
             try transform.set("intent", .nick("relative"))
             try transform.build()
-            _ = try transform.outputImage().materialised()
+            _ = try transform.outputImage().materialised(stop: nil) // one pixel: nothing to stop
             return true
         } catch {
             return false

@@ -24,7 +24,8 @@ package enum RenditionRenderer {
     }
 
     package static func render(
-        _ decoded: DecodedImage, spec: RenditionSpec, sourceWidth: Int, sourceHeight: Int, allowUpscale: Bool
+        _ decoded: DecodedImage, spec: RenditionSpec, sourceWidth: Int, sourceHeight: Int, allowUpscale: Bool,
+        stop: DecodeGuard? = nil
     ) throws(VipsError) -> Rendition {
         var image = decoded.image
         var target = scaledSize(for: spec, sourceWidth: sourceWidth, sourceHeight: sourceHeight,
@@ -33,7 +34,7 @@ package enum RenditionRenderer {
         target.width = min(target.width, image.width)
         target.height = min(target.height, image.height)
         if target.width != image.width || target.height != image.height, FastPaths.enabled,
-           let resized = try InMemoryResize.resized(image, width: target.width, height: target.height) {
+           let resized = try InMemoryResize.resized(image, width: target.width, height: target.height, stop: stop) {
             image = resized
         } else if target.width != image.width || target.height != image.height {
             let resize = try VipsOperationCall("resize")
@@ -58,12 +59,12 @@ package enum RenditionRenderer {
             image = try ImageDecoder.flatten(image)
         }
         guard let limit = spec.byteLimit else {
-            let data = try encode(image, format: format, spec: spec, quality: spec.quality)
+            let data = try encode(image, format: format, spec: spec, quality: spec.quality, stop: stop)
             return Rendition(role: spec.role, format: format, width: image.width, height: image.height, data: data)
         }
         let fitted = try BytesLimitFitting.fit(image, limit: limit, format: format,
                                                quality: spec.quality) { image, quality throws(VipsError) in
-            try encode(image, format: format, spec: spec, quality: quality)
+            try encode(image, format: format, spec: spec, quality: quality, stop: stop)
         }
         var rendition = Rendition(role: spec.role, format: format, width: fitted.image.width,
                                   height: fitted.image.height, data: fitted.data)
@@ -103,17 +104,17 @@ package enum RenditionRenderer {
     /// the default-settings PNG encode (`DirectPNGEncode`, libdeflate); nil for other formats
     /// and images, which libvips encodes.
     private static func directEncode(_ image: VipsImageHandle, format: RenditionFormat,
-                                     spec: RenditionSpec, quality: Int) throws(VipsError) -> [UInt8]? {
+                                     spec: RenditionSpec, quality: Int, stop: DecodeGuard?) throws(VipsError) -> [UInt8]? {
         guard FastPaths.enabled else { return nil }
         switch format {
         case .webp:
-            return try DirectWebPEncode.encode(image, quality: quality, effort: spec.effort ?? defaultWebPEffort)
+            return try DirectWebPEncode.encode(image, quality: quality, effort: spec.effort ?? defaultWebPEffort, stop: stop)
         case .jpeg:
             return try DirectJPEGEncode.encode(image, quality: quality, optimizeCoding: optimizesCoding(spec),
                                                progressive: spec.progressive ?? false,
-                                               subsampleMode: subsampleMode(spec))
+                                               subsampleMode: subsampleMode(spec), stop: stop)
         case .png where spec.compression == nil && spec.byteLimit == nil && FastPaths.allows(.pngEncode):
-            return try DirectPNGEncode.encode(image)
+            return try DirectPNGEncode.encode(image, stop: stop)
         default:
             return nil
         }
@@ -123,9 +124,9 @@ package enum RenditionRenderer {
     /// JPEG Huffman optimisation, chroma subsampling, progressive; PNG compression; AVIF and
     /// JPEG XL effort).
     private static func encode(_ image: VipsImageHandle, format: RenditionFormat,
-                               spec: RenditionSpec, quality: Int) throws(VipsError) -> [UInt8] {
-        if let direct = try directEncode(image, format: format, spec: spec, quality: quality) { return direct }
-        try VipsInterrupt.watch(image)
+                               spec: RenditionSpec, quality: Int, stop: DecodeGuard?) throws(VipsError) -> [UInt8] {
+        if let direct = try directEncode(image, format: format, spec: spec, quality: quality, stop: stop) { return direct }
+        try VipsInterrupt.watch(image, stop: stop)
         let save: VipsOperationCall
         switch format {
         case .webp:

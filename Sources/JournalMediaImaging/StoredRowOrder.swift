@@ -2,7 +2,7 @@ import CVips
 import JournalMediaCore
 
 /// Turns a loaded image upright when its format's loader returns the rows bottom-up, as the
-/// file stores them (`StillLoading.rowOrder`: PFM on libvips 8.14, whose loader reads the rows
+/// file stores them (`StillLoading.rowOrder`: PFM on the libvips Debian 12 ships, whose loader reads the rows
 /// in file order while Netpbm's and Debevec's definitions store them bottom-up; FITS, whose
 /// first row is the bottom one).
 ///

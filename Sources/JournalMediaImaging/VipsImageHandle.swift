@@ -70,9 +70,10 @@ package final class VipsImageHandle {
 
     /// Computes every pixel into a new in-memory image (the decode happens here for a lazy
     /// image); later reads of the result cost no further decoding.
-    /// Stops early (libvips' kill flag) when the thread's `DecodeGuard` says stop.
-    func materialised() throws(VipsError) -> VipsImageHandle {
-        try VipsInterrupt.watch(self)
+    /// Stops early (libvips' kill flag) when `stop`, the work's guard, says stop; nil: runs to
+    /// the end (a card's small layer, a test).
+    func materialised(stop: DecodeGuard? = nil) throws(VipsError) -> VipsImageHandle {
+        try VipsInterrupt.watch(self, stop: stop)
         VipsRuntime.beginCall()
         guard let copied = vips_image_copy_memory(pointer) else {
             throw VipsError(message: VipsRuntime.failureMessage("decoding the pixels into memory"))

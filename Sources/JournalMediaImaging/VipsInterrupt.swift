@@ -2,8 +2,8 @@ import CVips
 import CVipsMessages
 import JournalMediaCore
 
-/// Lets the calling thread's `DecodeGuard` (cancellation or a deadline) stop a libvips
-/// computation part-way: it turns on the image's progress reporting and connects an "eval"
+/// Lets the work's `DecodeGuard` (cancellation or a deadline), handed down as a parameter, stop
+/// a libvips computation part-way: it turns on the image's progress reporting and connects an "eval"
 /// handler that sets the image's kill flag as soon as the guard says stop. libvips checks
 /// that flag between tiles, so the computation in flight (a decode into memory, a save)
 /// fails with "killed" within one tile's work; the pipeline then reports the guard's typed
@@ -12,15 +12,14 @@ import JournalMediaCore
 ///
 /// This is the one libvips interruption mechanism for both uses (a caller's cancellation
 /// and a per-decode deadline). Runs before each libvips computation the toolkit starts
-/// (`VipsImageHandle.materialised()`, the rendition savers); a no-op when no guard is
-/// installed. Costs one signal connection per watched image and, while computing, one
+/// (`VipsImageHandle.materialised(stop:)`, the rendition savers); a no-op without a guard. Costs one signal connection per watched image and, while computing, one
 /// atomic load (plus a clock read with a deadline) per tile.
 package enum VipsInterrupt {
-    /// Watches `image` with the current guard. Throws the libvips-side stop at once when the
-    /// guard already says stop (libvips clears the kill flag when a computation starts, so a
-    /// flag set beforehand would not be seen).
-    static func watch(_ image: VipsImageHandle) throws(VipsError) {
-        guard let current = DecodeGuard.current else { return }
+    /// Watches `image` with `stop`. Throws the libvips-side stop at once when the guard
+    /// already says stop (libvips clears the kill flag when a computation starts, so a flag
+    /// set beforehand would not be seen).
+    static func watch(_ image: VipsImageHandle, stop: DecodeGuard?) throws(VipsError) {
+        guard let current = stop else { return }
         try check(current)
         vips_image_set_progress(image.pointer, 1)
         let retained = Unmanaged.passRetained(current).toOpaque()
@@ -50,6 +49,12 @@ package enum VipsInterrupt {
     /// to libvips' workers) and fails the next surface once it says stop, so the drawing
     /// unwinds within one filter pass (tens of milliseconds) of the deadline. Registered once,
     /// at libvips start-up (`VipsRuntime`).
+    ///
+    /// The one read of the thread's guard left in this layer, and why it must stay: the call
+    /// comes from C, on a libvips worker thread, inside librsvg, with no argument through
+    /// which the toolkit could hand anything down; the thread is all it has. `install(_:)`
+    /// puts the guard there where work is handed to libvips (the decode's thread, the
+    /// executor's slot), and CVipsMessages lends it to the workers of that computation.
     static func connectDrawingStop() {
         jm_stop_hooks_set({
             guard let current = DecodeGuard.current else { return nil }

@@ -83,7 +83,7 @@ package enum VipsRuntime {
     /// The modules opened on first need, each alone, not in `vips_init`: mapping libheif,
     /// poppler and libjxl with their dependencies (and running their constructors) was about a
     /// third of the CLI's start-up, paid even by runs of JPEGs and PNGs only; and a run of HEICs
-    /// only maps libheif, not poppler and libjxl too (figures in Benchmarks/RESULTS.md). Every
+    /// only maps libheif, not poppler and libjxl too. Every
     /// image reaches these formats through an operation named for them (the header read names
     /// the loader), so loading here is in time.
     /// Thread-safe (Swift statics); costs each module's load once.

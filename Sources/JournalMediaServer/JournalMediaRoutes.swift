@@ -65,7 +65,7 @@ public struct JournalMediaRoutes: Sendable {
         }
         AssetRoutes(configuration: configuration, processors: processors, admission: admission).add(to: router)
         SuggestionRoutes(configuration: configuration, executor: executor, admission: admission).add(to: router)
-        UtilityRoutes(configuration: configuration, admission: admission).add(to: router)
+        UtilityRoutes(configuration: configuration, executor: executor, admission: admission).add(to: router)
         RenderRoutes(configuration: configuration, executor: executor, admission: admission, logger: logger).add(to: router)
     }
 }

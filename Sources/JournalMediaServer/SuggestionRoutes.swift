@@ -138,12 +138,10 @@ struct SuggestionRoutes: Sendable {
                      output: URL) async throws(ProblemResponse) -> SuggestionOutput {
         let stop = DecodeGuard(deadlineSeconds: configuration.deadlineSeconds * Double(max(1, bundle.suggestion.items.count)))
         let processor = SuggestionProcessor(options: options)
-        switch await executor.run(under: stop, { processor.process(bundle, folder: input, output: output) }) {
+        switch await executor.run(under: stop, { processor.process(bundle, folder: input, output: output, stop: stop) }) {
         case .failure(let refusal):
-            let error = refusal == .queueFull
-                ? AssetError(file: bundle.bundleId, stage: .read, reason: .busy, message: "too many requests waiting; try again later")
-                : stop.error(file: bundle.bundleId, stage: .read, reason: .cancelled)
-            throw ProblemResponse(asset: error, retryAfter: AssetRoutes.retryAfterSeconds)
+            throw ProblemResponse(asset: refusal.error(file: bundle.bundleId, stop: stop, waiting: "requests"),
+                                  retryAfter: AssetRoutes.retryAfterSeconds)
         case .success(let result):
             if let reason = stop.stopReason {
                 throw ProblemResponse(asset: stop.error(file: bundle.bundleId, stage: .encode, reason: reason),

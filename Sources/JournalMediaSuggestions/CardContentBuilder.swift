@@ -105,26 +105,17 @@ struct CardContentBuilder {
         case .location(let location): return self.location(location)
         case .locationGroup(let group): return locationGroup(group)
         case .song(let song):
-            var c = CardContent(headline: song.song ?? song.album ?? "Song",
-                                hero: picture("artwork", .rounded) ?? unavailable("artwork", or: .music), seed: Self.seed("song"))
-            c.lines = [song.artist, song.song == nil ? nil : song.album].compactMap { $0 }
-            c.footnote = date("date", song.date, into: &c)
-            mediaColors("artwork", into: &c)
-            return c
+            return media(kind: "song", headline: song.song ?? song.album ?? "Song",
+                         lines: [song.artist, song.song == nil ? nil : song.album], date: song.date,
+                         picture: "artwork", shape: .rounded, glyph: .music)
         case .podcast(let podcast):
-            var c = CardContent(headline: podcast.episode ?? podcast.show ?? "Podcast",
-                                hero: picture("artwork", .rounded) ?? unavailable("artwork", or: .podcast), seed: Self.seed("podcast"))
-            c.lines = [podcast.episode == nil ? nil : podcast.show].compactMap { $0 }
-            c.footnote = date("date", podcast.date, into: &c)
-            mediaColors("artwork", into: &c)
-            return c
+            return media(kind: "podcast", headline: podcast.episode ?? podcast.show ?? "Podcast",
+                         lines: [podcast.episode == nil ? nil : podcast.show], date: podcast.date,
+                         picture: "artwork", shape: .rounded, glyph: .podcast)
         case .genericMedia(let media):
-            var c = CardContent(headline: media.title ?? media.album ?? "Media",
-                                hero: picture("appIcon", .icon) ?? unavailable("appIcon", or: .media), seed: Self.seed("genericMedia"))
-            c.lines = [media.artist, media.title == nil ? nil : media.album].compactMap { $0 }
-            c.footnote = date("date", media.date, into: &c)
-            mediaColors("appIcon", into: &c)
-            return c
+            return self.media(kind: "genericMedia", headline: media.title ?? media.album ?? "Media",
+                              lines: [media.artist, media.title == nil ? nil : media.album], date: media.date,
+                              picture: "appIcon", shape: .icon, glyph: .media)
         case .motionActivity(let motion): return self.motion(motion)
         case .reflection(let reflection):
             var c = CardContent(headline: reflection.prompt, seed: Self.seed("reflection"))
@@ -302,6 +293,19 @@ struct CardContentBuilder {
         for (index, location) in group.locations.enumerated() {
             _ = date("locations[\(index)].date", location.date, into: &c)
         }
+        return c
+    }
+
+    /// A song, podcast or other media item: its title as the headline, its other names as
+    /// lines, its date as the footnote, its artwork (or app icon) as the hero and the source of
+    /// the card's colours; the kind's glyph stands in when the picture is missing.
+    func media(kind: String, headline: String, lines: [String?], date value: SuggestionDate?,
+               picture field: String, shape: CardImageShape, glyph: CardGlyph) -> CardContent {
+        var c = CardContent(headline: headline, hero: picture(field, shape) ?? unavailable(field, or: glyph),
+                            seed: Self.seed(kind))
+        c.lines = lines.compactMap { $0 }
+        c.footnote = date("date", value, into: &c)
+        mediaColors(field, into: &c)
         return c
     }
 

@@ -28,9 +28,10 @@ package enum ContainerMetadataReader {
 
     /// The metadata, or nil when libavformat cannot be loaded or cannot open the file as an
     /// allowed container.
-    package static func read(_ source: any ByteSource) -> Metadata? {
+    /// `stop`: the guard of the work on the file, which ends the read like its time limit.
+    package static func read(_ source: any ByteSource, stop: DecodeGuard? = nil) -> Metadata? {
         guard (try? LibavRuntime.configure(.format)) != nil else { return nil }
-        let deadline = MediaDeadline(seconds: MediaFile.timeLimitSeconds)
+        let deadline = MediaDeadline(seconds: MediaFile.timeLimitSeconds, stop: stop)
         let (context, input, _) = MediaFile.openInput(source, deadline: deadline)
         var closing = context
         guard let opened = context else { return nil }

@@ -6,16 +6,21 @@ import JournalMediaCore
 /// callback), so a pathological file cannot make `avformat_find_stream_info` or a seek run
 /// for ever. One per `MediaFile`; `restart(seconds:)` before each long operation.
 ///
-/// It also expires when the calling thread's `DecodeGuard` says stop (the caller cancelled,
-/// or the asset's own deadline passed): the same interrupt callback, the reads of
-/// `LibavInput` and the frame loops that poll `hasExpired` then end within one packet.
+/// It also expires when `stop`, the guard of the work on the file, says stop (the caller
+/// cancelled, or the asset's own deadline passed): the same interrupt callback, the reads of
+/// `LibavInput` and the frame loops that poll `hasExpired` then end within one packet. The
+/// guard is handed in (at the open, and by the source that decodes the file afterwards), since
+/// libav calls back on the thread that called it with no way to hand anything else down.
 ///
-/// Costs a monotonic clock read and a thread-specific-data lookup each time libav polls it.
+/// Costs a monotonic clock read and an atomic load each time libav polls it.
 package final class MediaDeadline {
     private var expiry: UInt64
+    /// The guard of the work on the file now; set before each long operation, like `restart`.
+    var stop: DecodeGuard?
 
-    package init(seconds: Double) {
+    package init(seconds: Double, stop: DecodeGuard? = nil) {
         expiry = 0
+        self.stop = stop
         restart(seconds: seconds)
     }
 
@@ -23,7 +28,7 @@ package final class MediaDeadline {
         expiry = Self.now() &+ UInt64(max(0, seconds) * 1e9)
     }
 
-    var hasExpired: Bool { Self.now() >= expiry || DecodeGuard.current?.shouldStop == true }
+    var hasExpired: Bool { Self.now() >= expiry || stop?.shouldStop == true }
 
     private static func now() -> UInt64 {
         var time = timespec()

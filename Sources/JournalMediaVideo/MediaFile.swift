@@ -21,6 +21,12 @@ package final class MediaFile {
     let deadline: MediaDeadline
     /// Seconds allowed for the open and for each poster candidate (`--timeout`).
     package var timeLimit: Double
+    /// The guard of the work on the file now (`MediaDeadline.stop`): the source that decodes
+    /// it sets its own before the work.
+    package var stop: DecodeGuard? {
+        get { deadline.stop }
+        set { deadline.stop = newValue }
+    }
     /// The `max_pixels` every decoder of this file is opened with.
     package let maxPixels: Int
     private let input: LibavInput
@@ -42,12 +48,12 @@ package final class MediaFile {
     /// Opens `path` (tests and tools; the pipeline opens through its probe). Throws `read`
     /// when the file cannot be opened or is not a regular file, else as `init(input:name:)`.
     package convenience init(path: String, name: String? = nil, maxPixels: Int = Defaults.maxPixels,
-                             timeLimit: Double = MediaFile.timeLimitSeconds) throws(AssetError) {
+                             timeLimit: Double = MediaFile.timeLimitSeconds, stop: DecodeGuard? = nil) throws(AssetError) {
         let file: FileBytes
         do throws(RegularFileError) { file = try FileBytes(path: path) } catch {
             throw AssetError(file: name ?? path, stage: .read, message: error.message)
         }
-        try self.init(input: file, name: name ?? path, maxPixels: maxPixels, timeLimit: timeLimit)
+        try self.init(input: file, name: name ?? path, maxPixels: maxPixels, timeLimit: timeLimit, stop: stop)
     }
 
     /// Opens the movie or audio file behind `source`. Throws `probe` when libavformat does
@@ -57,13 +63,14 @@ package final class MediaFile {
     ///   is refused before any frame buffer is allocated.
     /// - Parameter timeLimit: seconds allowed for the open and stream probing, and later for
     ///   each poster candidate; past it libav's interrupt callback ends the work (`timeout`).
+    /// - Parameter stop: the guard of the work on the file (`MediaDeadline`); `stop` changes it.
     package init(input source: any ByteSource, name: String, maxPixels: Int = Defaults.maxPixels,
-                 timeLimit: Double = MediaFile.timeLimitSeconds) throws(AssetError) {
+                 timeLimit: Double = MediaFile.timeLimitSeconds, stop: DecodeGuard? = nil) throws(AssetError) {
         do throws(LibavFailure) { try LibavRuntime.configure(.format) } catch {
             // Not the file's fault, but no movie or audio file can be read here.
             throw AssetError(file: name, stage: .probe, reason: .unsupportedFormat, message: error.message)
         }
-        let deadline = MediaDeadline(seconds: timeLimit)
+        let deadline = MediaDeadline(seconds: timeLimit, stop: stop)
         let (opened, input, status) = Self.openInput(source, deadline: deadline)
         guard let context = opened, let input else {
             if !deadline.hasExpired, let detected = Self.detectedDemuxer(source),

@@ -9,8 +9,8 @@ import Glibc
 /// freed buffers of the large decodes it served (frames, planes, rendition buffers of tens of
 /// MB) as its own free memory. With one arena per core the same free memory is reused by the
 /// next decode instead of sitting in another arena: over the shared corpus at `--jobs 2`,
-/// peak RSS falls by about 40 % for the same CPU time (the other settings tried are in
-/// Benchmarks/RESULTS.md, "Allocator settings").
+/// peak RSS falls by about 40 % for the same CPU time (the settings tried, with their
+/// figures, are in the benchmark results' allocator section).
 ///
 /// The earlier settings (keep up to 256 MiB free per heap, 32 MiB mmap threshold) halved page
 /// faults but held that memory in every arena; they are gone.

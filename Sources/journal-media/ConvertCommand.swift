@@ -7,11 +7,7 @@ struct ConvertCommand: AsyncParsableCommand {
         commandName: "convert",
         abstract: "Convert files and folders into renditions plus manifest.json.",
         discussion: """
-            Every input file is recognised by its first bytes (JPEG, PNG, WebP, GIF, TIFF, \
-            HEIC/HEIF, AVIF, JPEG XL, BMP, ICO, SVG, PDF, JPEG 2000, PPM/PGM/PBM; PFM, OpenEXR \
-            and Radiance HDR exposed for display; camera raw DNG, CR2, NEF, ARW, ORF, \
-            RAF, RW2 through their largest embedded JPEG preview; MOV, MP4, M4V, 3GP, AVI, \
-            MPEG-TS/AVCHD, Matroska, WebM; MP3, M4A, FLAC, Ogg), decoded once at \
+            Every input file is recognised by its first bytes (\(InputFormatList.sentence)), decoded once at \
             the size the largest rendition needs, turned upright and into sRGB, and written as \
             one file per rendition:
 

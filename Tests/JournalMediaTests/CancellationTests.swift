@@ -257,7 +257,7 @@ import Testing
         var outcome: (error: AssetError, elapsed: Double)?
         for _ in 0..<5 {
             let start = DecodeGuard.monotonicNow()
-            let result = DecodeGuard(deadlineSeconds: deadline).install { processor.process(probe) }
+            let result = processor.process(probe, stop: DecodeGuard(deadlineSeconds: deadline))
             let elapsed = Self.seconds(since: start)
             print("deadline: \(deadline) s deadline returned after \(String(format: "%.1f", elapsed * 1000)) ms")
             let error = try #require(result.error)
@@ -282,12 +282,12 @@ import Testing
         // … with a tripped guard libav's interrupt callback and reads end the open at once.
         let stop = DecodeGuard()
         stop.cancel()
-        #expect(throws: AssetError.self) { try stop.install { () throws(AssetError) in _ = try MediaFile(path: movie) } }
+        #expect(throws: AssetError.self) { _ = try MediaFile(path: movie, stop: stop) }
         // Through the pipeline, the guard's reason replaces libav's words.
         let processor = AssetProcessor()
         let probe = ProbedAsset.open(URL(fileURLWithPath: movie), name: "movie.mp4")
         let content = try probe.load()
-        let result = stop.install { processor.process(probe, content: content) }
+        let result = processor.process(probe, content: content, stop: stop)
         #expect(result.error?.reason == .cancelled)
         #expect(result.error?.stage == .decode)
     }

@@ -262,9 +262,10 @@ import Testing
         let bytes = try [UInt8](Data(contentsOf: TestSupport.sample("orientation-8-srgb.jpg")))
         let cancelled = DecodeGuard()
         cancelled.cancel()
+        // The guard is handed down (none is installed on the thread).
         let early = bytes.withUnsafeBytes { raw in
-            cancelled.install {
-                Result { () throws(VipsError) in try DirectJPEGDecode.decode(raw, shrink: 1, failOn: .warning, resolution: (1, 1)) }
+            Result { () throws(VipsError) in
+                try DirectJPEGDecode.decode(raw, shrink: 1, failOn: .warning, resolution: (1, 1), stop: cancelled)
             }
         }
         #expect(throws: VipsError.self) { try early.get() }
@@ -274,8 +275,8 @@ import Testing
         let large = try CraftedFiles.noiseJPEG(width: 6000, height: 4000)
         let deadline = DecodeGuard(deadlineSeconds: 0.05)
         let late = large.withUnsafeBytes { raw in
-            deadline.install {
-                Result { () throws(VipsError) in try DirectJPEGDecode.decode(raw, shrink: 1, failOn: .warning, resolution: (1, 1)) }
+            Result { () throws(VipsError) in
+                try DirectJPEGDecode.decode(raw, shrink: 1, failOn: .warning, resolution: (1, 1), stop: deadline)
             }
         }
         if case .failure(let error) = late { #expect(error.message == "ran past its deadline") } else {

@@ -211,16 +211,14 @@ import Testing
         let stop = DecodeGuard()
         stop.cancel()
         do {
-            _ = try stop.install { () throws(VipsError) in try DirectWebPEncode.encode(source, quality: 80, effort: 2) }
+            _ = try DirectWebPEncode.encode(source, quality: 80, effort: 2, stop: stop)
             Issue.record("the WebP encode ran under a cancelled guard")
         } catch {
             #expect(error.message == "cancelled")
         }
         do {
-            _ = try stop.install { () throws(VipsError) in
-                try DirectJPEGEncode.encode(source, quality: 80, optimizeCoding: false, progressive: false,
-                                            subsampleMode: "on")
-            }
+            _ = try DirectJPEGEncode.encode(source, quality: 80, optimizeCoding: false, progressive: false,
+                                            subsampleMode: "on", stop: stop)
             Issue.record("the JPEG encode ran under a cancelled guard")
         } catch {
             #expect(error.message == "cancelled")
@@ -271,9 +269,8 @@ import Testing
         }
         let deadline = DecodeGuard(deadlineSeconds: 0.05)
         do {
-            try deadline.install { () throws(VipsError) in
-                _ = try DirectJPEGEncode.encode(large, quality: 95, optimizeCoding: true, progressive: true, subsampleMode: "off")
-            }
+            _ = try DirectJPEGEncode.encode(large, quality: 95, optimizeCoding: true, progressive: true, subsampleMode: "off",
+                                            stop: deadline)
             Issue.record("a 48 MP encode finished inside 50 ms")
         } catch {
             #expect(error.message == "ran past its deadline")

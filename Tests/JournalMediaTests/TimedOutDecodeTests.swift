@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 import Testing
@@ -14,15 +15,16 @@ import Testing
         let executor = AssetExecutor(maxConcurrentAssets: 1, label: "test-abandoned-decode")
         let decoderMayReturn = DispatchSemaphore(value: 0)
         let decoderReturned = Atomic<Bool>(false)
-        let stopped = try await executor.run { () -> Bool in
-            let outcome = DeadlineThread.run(under: DecodeGuard(deadlineSeconds: 0.1)) { () -> Int in
+        let item = DecodeGuard()
+        let stopped = try await executor.run(under: item) { () -> Bool in
+            let outcome = DeadlineThread.run(under: DecodeGuard(deadlineSeconds: 0.1, parent: item)) { () -> Int in
                 decoderMayReturn.wait()
                 decoderReturned.store(true, ordering: .sequentiallyConsistent)
                 return 1
             }
             if case .stopped(.deadline) = outcome { return true }
             return false
-        }
+        }.get()
         #expect(stopped, "the caller is answered at the deadline")
         #expect(executor.counters.running == 1, "the slot is still taken by the decode that has not returned")
         let next = Task { try await executor.run { decoderReturned.load(ordering: .sequentiallyConsistent) } }
@@ -31,6 +33,37 @@ import Testing
         decoderMayReturn.signal()
         #expect(try await next.value, "the next work ran only after the abandoned decode returned")
         #expect(executor.counters.running == 0)
+    }
+
+    /// The same when the work hands its items to other threads (a suggestion bundle's items,
+    /// run by `concurrentPerform`): the decode's guard is a child of the slot's, handed down, so the
+    /// slot is held although the decode did not start on the slot's thread. Before the slot
+    /// hold travelled with the guard it was read from the slot's thread, and such a decode
+    /// freed the slot at once.
+    @Test func aDecodeAbandonedOnAnotherThreadOfTheWorkKeepsTheSlot() async throws {
+        let executor = AssetExecutor(maxConcurrentAssets: 1, label: "test-abandoned-elsewhere")
+        let decoderMayReturn = DispatchSemaphore(value: 0)
+        let item = DecodeGuard()
+        let ran = await executor.run(under: item) { () -> Bool in
+            // The decode's caller runs on a thread of the work's own, not on the slot's.
+            let answered = DispatchSemaphore(value: 0)
+            Thread {
+                let outcome = DeadlineThread.run(under: DecodeGuard(deadlineSeconds: 0.1, parent: item)) { () -> Int in
+                    decoderMayReturn.wait()
+                    return 1
+                }
+                if case .stopped = outcome { answered.signal() }
+            }.start()
+            return answered.wait(timeout: .now() + 10) == .success
+        }
+        #expect((try? ran.get()) == true, "the caller is answered at the deadline")
+        #expect(executor.counters.running == 1, "the slot is held until the decode returns")
+        decoderMayReturn.signal()
+        let start = Date()
+        while executor.counters.running > 0 && Date().timeIntervalSince(start) < 10 {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        #expect(executor.counters.running == 0, "the slot is free once the decode returned")
     }
 
     /// librsvg draws each tile in one call; told to stop at the deadline (its next cairo

@@ -48,7 +48,7 @@ static void jm_put_le24(uint8_t *at, uint32_t value) {
 
 /// A simple-format file (RIFF, WEBP, one VP8 chunk) rewritten in the extended format: a VP8X
 /// chunk with no feature flags and the canvas size, then the same bitstream chunk. This is
-/// the layout libvips 8.14's webpsave produces (its muxer adds the VP8X for an EXIF chunk that
+/// the layout the linked libvips' webpsave produces (its muxer adds the VP8X for an EXIF chunk that
 /// the toolkit then removes), kept so renditions stay byte for byte what they were.
 static int jm_webp_extended(const uint8_t *simple, size_t size, int width, int height, jm_still_encode_output *output) {
     const size_t vp8x = 18;

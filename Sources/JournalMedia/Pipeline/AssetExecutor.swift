@@ -28,9 +28,9 @@ import Synchronization
 ///   trips the batch guard, so every unit stops.
 /// - **Deadlines** — a per-asset deadline (`--timeout`, `ProcessingOptions.timeoutSeconds`)
 ///   is a child guard of the item's, given to each decode (`DeadlineThread`). A decode that
-///   cannot be stopped at its deadline is abandoned by its caller but keeps its slot
-///   (`ExecutorSlotHold`) until it returns, so abandoned work never lets more than
-///   `maxConcurrentAssets` items compute at once.
+///   cannot be stopped at its deadline is abandoned by its caller but keeps its slot (it is
+///   counted under the item's guard: `DecodeGuard.workStarted()`) until it returns, so
+///   abandoned work never lets more than `maxConcurrentAssets` items compute at once.
 /// - **The whole-image gate** — inside a slot, a decode that must hold a whole large image
 ///   (`WholeImageDecodeGate`) runs alone, the others' decodes waiting for it; waiting for the
 ///   gate ends when the item's guard says stop and does not count against the deadline.
@@ -102,43 +102,35 @@ public final class AssetExecutor: Sendable {
 
     /// Waits for a slot (cancellable), runs `work` on a thread of its own, frees the slot
     /// and returns the work's value. Costs a thread start (tens of microseconds) per call.
+    /// Work that starts decodes runs under a guard instead (`run(under:_:)`): only then does a
+    /// decode it stops waiting for keep the slot.
+    public func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws(Refusal) -> T {
+        try await acquire()
+        return await runInSlot(work) { self.release() }
+    }
+
+    /// `run(_:)` with `stop` installed as the work thread's `DecodeGuard` (the bridge to the
+    /// C callbacks), tripped when the calling task is cancelled (while waiting or running):
+    /// the wrapper every caller that processes an asset or a bundle uses, handing `stop` down
+    /// to the work as a parameter. The refusal comes back as a value, not thrown.
     ///
-    /// The slot stays taken until everything the work started has returned: a decode the work
-    /// stopped waiting for at its deadline (`DeadlineThread`) keeps the slot until the decoder
+    /// The slot stays taken until everything the work started under `stop` has returned: a
+    /// decode the work stopped waiting for at its deadline (`DeadlineThread`, counted by its
+    /// guard, a child of `stop`: `DecodeGuard.workStarted()`) keeps the slot until the decoder
     /// gives its thread back, though the caller has its answer (a timeout) already. So at most
     /// `maxConcurrentAssets` slots' work runs at once, abandoned decodes included, and the
     /// threads in use stay bounded by the slots.
-    public func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws(Refusal) -> T {
-        try await acquire()
-        // A thread of its own per slot, not the global Dispatch queue: a slot that was granted
-        // runs at once, however many other blocking jobs the process has queued there. The
-        // slot is given back on that thread as soon as the work (and what it left running)
-        // returns, not when the awaiting task resumes: that needs a thread of Swift's
-        // cooperative pool, which other blocking work can hold for seconds while the next
-        // waiter could already run.
-        return await withCheckedContinuation { continuation in
-            let thread = Thread {
-                let hold = ExecutorSlotHold { self.release() }
-                let value = hold.install(work)
-                hold.letGo()
-                continuation.resume(returning: value)
-            }
-            thread.stackSize = Self.workerStackSize
-            thread.start()
-        }
-    }
-
-    /// `run(_:)` with `stop` installed as the work thread's `DecodeGuard`, tripped when the
-    /// calling task is cancelled (while waiting or running): the wrapper every caller that
-    /// processes an asset or a bundle uses. The refusal comes back as a value, not thrown.
     public func run<T: Sendable>(under stop: DecodeGuard,
                                  _ work: @escaping @Sendable () -> T) async -> Result<T, Refusal> {
         await withTaskCancellationHandler {
             do throws(Refusal) {
-                return .success(try await run { stop.install { work() } })
+                try await acquire()
             } catch {
                 return .failure(error)
             }
+            return .success(await runInSlot({ stop.install { work() } }) {
+                stop.whenNoWorkRunning { self.release() }
+            })
         } onCancel: {
             stop.cancel()
         }
@@ -216,5 +208,38 @@ public final class AssetExecutor: Sendable {
         }
         publish()
         next?.resume()
+    }
+
+    /// Runs `work` in the slot just granted, then `free` (which gives the slot back, now or
+    /// later), then hands the value to the waiting caller.
+    private func runInSlot<T: Sendable>(_ work: @escaping @Sendable () -> T,
+                                        free: @escaping @Sendable () -> Void) async -> T {
+        // A thread of its own per slot, not the global Dispatch queue: a slot that was granted
+        // runs at once, however many other blocking jobs the process has queued there. The
+        // slot is given back on that thread as soon as the work (and what it left running)
+        // returns, not when the awaiting task resumes: that needs a thread of Swift's
+        // cooperative pool, which other blocking work can hold for seconds while the next
+        // waiter could already run.
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                let value = work()
+                free()
+                continuation.resume(returning: value)
+            }
+            thread.stackSize = Self.workerStackSize
+            thread.start()
+        }
+    }
+}
+
+extension AssetExecutor.Refusal {
+    /// What a caller the executor did not run is told, as an asset's error (stage `read`:
+    /// nothing was read): `busy` when the queue was full, else the cancellation of `stop`,
+    /// the guard the caller waited under. `waiting` names what queues (assets, requests).
+    /// One wording for the library, a batch and the service.
+    public func error(file: String, stop: DecodeGuard, waiting: String = "assets") -> AssetError {
+        self == .queueFull
+            ? AssetError(file: file, stage: .read, reason: .busy, message: "too many \(waiting) waiting; try again later")
+            : stop.error(file: file, stage: .read, reason: .cancelled)
     }
 }

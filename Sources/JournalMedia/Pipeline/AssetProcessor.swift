@@ -16,9 +16,8 @@ import JournalMediaVideo
 /// Cancellation: cancelling the task of an async call stops the work at the next stage
 /// boundary, inside a libvips computation between two tiles, and inside libav at its next
 /// I/O or packet; the result then carries an error with reason `cancelled` (the stage it
-/// stopped in). The blocking entry points take the guard as `stop:`; without one they honour
-/// a guard the caller installed on its thread (`DecodeGuard.install`), as before. The guard is
-/// then handed down the pipeline as a parameter (`DecodePlan.stop`, `RenditionStep.run`).
+/// stopped in). The blocking entry points take the guard as `stop:`, handed down the pipeline
+/// as a parameter (`DecodePlan.stop`, `RenditionStep.run`).
 public struct AssetProcessor: Sendable {
     public let options: ProcessingOptions
     /// Bounds the async calls in flight; `AssetExecutor.shared` (one asset per core) by default.
@@ -103,7 +102,8 @@ public struct AssetProcessor: Sendable {
             let probe = bytes.withContiguousStorageIfAvailable { buffer in
                 self.perform(AssetRequest(.probed(ProbedAsset(borrowing: UnsafeRawBufferPointer(buffer), name: filename,
                                                               modified: modified, keepMediaOpen: true, maxPixels: maxPixels,
-                                                              readsMetadata: readsMetadata), content: nil)), stop: stop).result
+                                                              readsMetadata: readsMetadata, stop: stop), content: nil)),
+                                          stop: stop).result
             }
             return probe ?? self.perform(AssetRequest(.bytes([UInt8](bytes), name: filename, modified: modified,
                                                               sha256: nil)), stop: stop).result
@@ -121,9 +121,7 @@ public struct AssetProcessor: Sendable {
             return result
         case .failure(let refusal):
             var result = AssetResult(source: name)
-            result.error = refusal == .queueFull
-                ? AssetError(file: name, stage: .read, reason: .busy, message: "too many assets waiting; try again later")
-                : stop.error(file: name, stage: .read, reason: .cancelled)
+            result.error = refusal.error(file: name, stop: stop)
             AssetTelemetry.record(result, logger: logger)
             return result
         }
@@ -166,11 +164,11 @@ public struct AssetProcessor: Sendable {
     }
 
     /// The guard a blocking entry point runs under, handed to `body`: `stop`, installed on
-    /// the calling thread for the C-backed layers' callbacks while `body` runs; without one,
-    /// the guard the caller installed itself (`DecodeGuard.install`), if any. The only place
-    /// the pipeline asks the thread for its guard: the blocking API's compatibility door.
+    /// the calling thread for the C-backed layers' callbacks while `body` runs. Without one,
+    /// nothing stops the work but the decode deadlines (a guard installed on the calling
+    /// thread is not looked for: pass it as `stop:`).
     private func entered<T>(_ stop: DecodeGuard?, _ body: (DecodeGuard?) -> T) -> T {
-        guard let stop else { return body(DecodeGuard.current) }
+        guard let stop else { return body(nil) }
         return stop.install { body(stop) }
     }
 
@@ -188,10 +186,10 @@ public struct AssetProcessor: Sendable {
         var motion: (probe: ProbedAsset, content: Result<SourceFile, AssetError>?, pairedBy: LivePhotoRecord.PairedBy)?
         switch request.input {
         case .file(let url, let displayName):
-            (still, content) = (ProbedAsset.open(url, name: displayName ?? url.path, maxPixels: options.maxPixels), nil)
+            (still, content) = (ProbedAsset.open(url, name: displayName ?? url.path, maxPixels: options.maxPixels, stop: stop), nil)
         case .bytes(let data, let name, let modified, let sha256):
             still = ProbedAsset(data: data, name: name, modified: modified, maxPixels: options.maxPixels,
-                                readsMetadata: options.readsMetadata)
+                                readsMetadata: options.readsMetadata, stop: stop)
             (content, knownSHA256) = (nil, sha256)
         case .probed(let probe, let given):
             (still, content) = (probe, given)
@@ -224,7 +222,7 @@ public struct AssetProcessor: Sendable {
         decodeAndRender(still, content: loaded, keepsPixels: request.keepsPixels, stop: stop, into: &processed)
         // A motion photo: the still's renditions plus the embedded MP4's poster, one entry.
         if motion == nil, request.embeddedMotion, processed.result.error == nil, still.embeddedMotion != nil,
-           let embedded = still.embeddedMotionProbe(maxPixels: options.maxPixels) {
+           let embedded = still.embeddedMotionProbe(maxPixels: options.maxPixels, stop: stop) {
             finishLivePhoto(&processed.result, motion: embedded, motionContent: nil, pairedBy: .embedded, stop: stop)
         }
         AssetTelemetry.record(processed.result, logger: logger)

@@ -11,16 +11,19 @@ import JournalMediaCore
 /// its next new surface (`VipsInterrupt.connectDrawingStop`, within a filter pass); libheif is
 /// not. For those the caller stops waiting when the guard stops (deadline or cancellation)
 /// and reports why; the thread is left to finish on its own (its result discarded), holding
-/// its memory, one core, and the `AssetExecutor` slot it runs in (`ExecutorSlotHold`): no new
-/// work takes that slot until the decoder returns.
+/// its memory, one core, and the `AssetExecutor` slot it runs in (the work is counted under
+/// `stop`, whose parents lead to the slot's guard: `DecodeGuard.workStarted()`): no new work
+/// takes that slot until the decoder returns.
 ///
 /// Used by `StillDecoding` for every still decode but JPEG's, which stops by itself at the
 /// guard's next check and runs on the caller's thread. Costs one thread start (tens of
-/// microseconds) per decode, a wake-up every 50 ms while waiting, and after a stop up to
+/// microseconds) per decode, a wake-up every `pollSeconds` while waiting, and after a stop up to
 /// `stopGraceSeconds` more for a decoder that does not stop at once.
 enum DeadlineThread {
     /// How long a stopped caller still waits for the work to return (seconds).
     static let stopGraceSeconds = 0.25
+    /// How often the waiting caller asks the guard whether to stop (seconds).
+    static let pollSeconds = 0.05
 
     /// What became of the work: its outcome, or why the caller stopped waiting.
     enum Outcome<T> {
@@ -32,18 +35,17 @@ enum DeadlineThread {
     /// the abandoned computation is cancelled, so a deadline stays a deadline).
     static func run<T>(under stop: DecodeGuard, _ work: @escaping () -> T) -> Outcome<T> {
         let box = OutcomeBox<T>(work)
-        // The slot this runs in (if any) stays taken until the thread returns, even when the
-        // caller has stopped waiting for it.
-        let slot = ExecutorSlotHold.current
-        slot?.hold()
+        // Counted under `stop` and the guards enclosing it until the thread returns, even when
+        // the caller has stopped waiting for it: the executor slot they run in stays taken.
+        stop.workStarted()
         let thread = Thread {
             box.finish(stop.install { box.work() })
-            slot?.letGo()
+            stop.workReturned()
         }
         // libvips and the libraries under it expect a normal thread's stack.
         thread.stackSize = 8 << 20
         thread.start()
-        while !box.wait(seconds: 0.05) {
+        while !box.wait(seconds: pollSeconds) {
             // No cancel() needed: the guard already says stop (its deadline or its parent), which
             // the thread's computation sees at its next tile. The reason is read here, once.
             if let reason = stop.stopReason {

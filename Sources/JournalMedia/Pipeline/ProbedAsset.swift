@@ -96,7 +96,8 @@ public final class ProbedAsset: @unchecked Sendable {
     ///   after the open, and again after a reopen); nil: anywhere.
     public static func open(_ url: URL, name: String? = nil, keepMediaOpen: Bool = true,
                             maxPixels: Int = Defaults.maxPixels, pathBytes: [UInt8]? = nil,
-                            sidecars: XMPSidecars = .direct, confinedTo roots: [[UInt8]]? = nil) -> ProbedAsset {
+                            sidecars: XMPSidecars = .direct, confinedTo roots: [[UInt8]]? = nil,
+                            stop: DecodeGuard? = nil) -> ProbedAsset {
         // `URL`'s path helpers cost more than a small file's whole probe: the path once, as text.
         let path = url.path
         let name = name ?? path
@@ -110,7 +111,7 @@ public final class ProbedAsset: @unchecked Sendable {
             let fileName = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
             probed = probe(file, name: name, url: url, fileName: fileName, modified: file.modified,
                            keepMediaOpen: keepMediaOpen, maxPixels: maxPixels,
-                           sidecar: sidecars.sidecar(atPath: path, confinedTo: roots)?.packet)
+                           sidecar: sidecars.sidecar(atPath: path, confinedTo: roots)?.packet, stop: stop)
         case .failure(let error):
             probed = ProbedAsset(name: name, url: url, input: nil, size: nil, modified: nil, format: nil, metadata: nil,
                                  media: nil, error: AssetError(file: name, stage: .read, message: error.message))
@@ -127,9 +128,9 @@ public final class ProbedAsset: @unchecked Sendable {
     /// still is sniffed and its container bounds checked, but its metadata is not walked (no
     /// capture date, camera, location, identifier or embedded motion video).
     public convenience init(data: [UInt8], name: String, modified: Double? = nil, maxPixels: Int = Defaults.maxPixels,
-                            readsMetadata: Bool = true) {
+                            readsMetadata: Bool = true, stop: DecodeGuard? = nil) {
         self.init(memory: MemoryBytes(bytes: data), name: name, modified: modified, keepMediaOpen: true, maxPixels: maxPixels,
-                  readsMetadata: readsMetadata)
+                  readsMetadata: readsMetadata, stop: stop)
     }
 
     /// Probes memory the caller keeps alive, unchanged, for as long as this probe exists (and
@@ -138,15 +139,17 @@ public final class ProbedAsset: @unchecked Sendable {
     /// byte entry points (`AssetProcessor.process(data:)`, `CaptureDateReader.inspect(data:)`),
     /// which end the probe's life inside `withContiguousStorageIfAvailable`.
     package convenience init(borrowing bytes: UnsafeRawBufferPointer, name: String, modified: Double?,
-                             keepMediaOpen: Bool, maxPixels: Int = Defaults.maxPixels, readsMetadata: Bool = true) {
+                             keepMediaOpen: Bool, maxPixels: Int = Defaults.maxPixels, readsMetadata: Bool = true,
+                             stop: DecodeGuard? = nil) {
         self.init(memory: BorrowedBytes(bytes: bytes), name: name, modified: modified, keepMediaOpen: keepMediaOpen,
-                  maxPixels: maxPixels, readsMetadata: readsMetadata)
+                  maxPixels: maxPixels, readsMetadata: readsMetadata, stop: stop)
     }
 
     private convenience init(memory: any ByteSource, name: String, modified: Double?, keepMediaOpen: Bool, maxPixels: Int,
-                             readsMetadata: Bool) {
+                             readsMetadata: Bool, stop: DecodeGuard?) {
         let probed = ProbedAsset.probe(memory, name: name, url: nil, modified: modified,
-                                       keepMediaOpen: keepMediaOpen, maxPixels: maxPixels, readsMetadata: readsMetadata)
+                                       keepMediaOpen: keepMediaOpen, maxPixels: maxPixels, readsMetadata: readsMetadata,
+                                       stop: stop)
         self.init(name: name, url: nil, input: probed.input, size: probed.size, modified: modified,
                   format: probed.format, metadata: HeaderMetadata(captureDate: probed.captureDate,
                                                                   contentIdentifier: probed.contentIdentifier,
@@ -160,7 +163,7 @@ public final class ProbedAsset: @unchecked Sendable {
 
     private static func probe(_ input: any ByteSource, name: String, url: URL?, fileName: String? = nil, modified: Double?,
                               keepMediaOpen: Bool, maxPixels: Int, sidecar: XMPPacket? = nil,
-                              readsMetadata: Bool = true) -> ProbedAsset {
+                              readsMetadata: Bool = true, stop: DecodeGuard? = nil) -> ProbedAsset {
         let fileName = fileName ?? url?.lastPathComponent ?? (name as NSString).lastPathComponent
         func made(format: SourceFormat?, metadata: HeaderMetadata?, media: Result<MediaFile, AssetError>? = nil,
                   error: AssetError?) -> ProbedAsset {
@@ -198,7 +201,7 @@ public final class ProbedAsset: @unchecked Sendable {
         }
         if keepMediaOpen {
             let media: Result<MediaFile, AssetError>
-            do throws(AssetError) { media = .success(try MediaFile(input: input, name: name, maxPixels: maxPixels)) } catch {
+            do throws(AssetError) { media = .success(try MediaFile(input: input, name: name, maxPixels: maxPixels, stop: stop)) } catch {
                 media = .failure(error)
             }
             let opened = try? media.get()
@@ -210,7 +213,7 @@ public final class ProbedAsset: @unchecked Sendable {
             return made(format: format, metadata: metadata, media: media, error: nil)
         }
         let metadata = HeaderMetadata.read(input, format: format, fileName: fileName, modified: modified,
-                                           sidecar: sidecar, container: ContainerMetadataReader.read(input))
+                                           sidecar: sidecar, container: ContainerMetadataReader.read(input, stop: stop))
         return made(format: format, metadata: metadata, error: nil)
     }
 
@@ -218,29 +221,32 @@ public final class ProbedAsset: @unchecked Sendable {
     /// descriptor (`ByteSlice`): libav sees only the video's bytes. Named `NAME#motion`; its
     /// capture date falls back to the still's file time. Nil when the still has no embedded
     /// video or its file cannot be read.
-    func embeddedMotionProbe(maxPixels: Int = Defaults.maxPixels) -> ProbedAsset? {
+    func embeddedMotionProbe(maxPixels: Int = Defaults.maxPixels, stop: DecodeGuard? = nil) -> ProbedAsset? {
         guard let embeddedMotion, let input = try? openInput() else { return nil }
         let slice = ByteSlice(input, offset: embeddedMotion.offset, length: embeddedMotion.length)
         let name = "\(self.name)#motion"
-        return ProbedAsset.probe(slice, name: name, url: nil, modified: modified, keepMediaOpen: true, maxPixels: maxPixels)
+        return ProbedAsset.probe(slice, name: name, url: nil, modified: modified, keepMediaOpen: true, maxPixels: maxPixels,
+                                 stop: stop)
     }
 
     /// The movie's or audio file's libav open: the probe's own when it kept one (handed over
     /// once) with a pixel cap no larger than `maxPixels`, else a new one through the same
     /// descriptor, its decoders capped at `maxPixels`.
-    /// `timeLimit` bounds the open and each poster candidate (libav's interrupt callback).
-    func takeMedia(maxPixels: Int = Defaults.maxPixels,
-                   timeLimit: Double = Defaults.decodeTimeoutSeconds) throws(AssetError) -> MediaFile {
+    /// `timeLimit` bounds the open and each poster candidate (libav's interrupt callback);
+    /// `stop`, the decode's guard, ends them too.
+    func takeMedia(maxPixels: Int = Defaults.maxPixels, timeLimit: Double = Defaults.decodeTimeoutSeconds,
+                   stop: DecodeGuard?) throws(AssetError) -> MediaFile {
         if let media {
             self.media = nil
             if case .success(let kept) = media, kept.maxPixels > maxPixels {
-                return try MediaFile(input: try openInput(), name: name, maxPixels: maxPixels, timeLimit: timeLimit)
+                return try MediaFile(input: try openInput(), name: name, maxPixels: maxPixels, timeLimit: timeLimit, stop: stop)
             }
             let kept = try media.get()
             kept.timeLimit = timeLimit
+            kept.stop = stop
             return kept
         }
-        return try MediaFile(input: try openInput(), name: name, maxPixels: maxPixels, timeLimit: timeLimit)
+        return try MediaFile(input: try openInput(), name: name, maxPixels: maxPixels, timeLimit: timeLimit, stop: stop)
     }
 
     /// Closes the file after probing (a batch larger than its descriptor budget); the next

@@ -44,7 +44,7 @@ public enum RenditionStep {
             do throws(VipsError) {
                 result.renditions.append(try RenditionRenderer.render(
                     image.decoded, spec: spec, sourceWidth: image.width, sourceHeight: image.height,
-                    allowUpscale: image.upscale))
+                    allowUpscale: image.upscale, stop: stop))
             } catch { throw AssetError(file: name, stage: .encode, message: "\(spec.role): \(error.message)") }
         }
         result.renditions += premade

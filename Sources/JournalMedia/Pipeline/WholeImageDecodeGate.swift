@@ -38,15 +38,16 @@ enum WholeImageDecodeGate {
     static func isWholeImage(_ header: ImageHeader, bytes: UnsafeRawBufferPointer? = nil) -> Bool {
         guard header.pixelCount >= minimumPixels else { return false }
         // The format's handler says (`StillLoading.wholeImage`): formats without shrink-on-load
-        // always; HEIF by libheif's rules below.
+        // (and AVIF: libheif's AV1 decoders hold whole frames) always; HEIF by libheif's rules
+        // below, unless the codec's own decoder bounds the memory (`StillDecoder.boundsMemory`).
         switch header.format.handling.still?.wholeImage ?? .never {
         case .never: return false
         case .always: return true
         case .heifRules: break
         }
-        guard header.format == .avif || header.highBitDepth || header.hasAlpha else { return false }
-        return !(header.format == .heic && !header.hasAlpha
-                 && bytes.map { boundedByTileRows($0) || boundedFrame($0, pixels: header.pixelCount) } == true)
+        guard header.highBitDepth || header.hasAlpha else { return false }
+        let bounds = StillDecoders.entry(for: header.format).boundsMemory
+        return !(!header.hasAlpha && bytes.flatMap { bytes in bounds.map { $0(bytes, header.pixelCount) } } == true)
     }
 
     /// The largest frame (bytes) that a single HEVC item above 8 bits may fill on the HEVC

@@ -27,7 +27,7 @@ public struct CardSource: ImageSource {
     public func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage {
         let card: RenderedCard
         do throws(CardRenderError) {
-            card = try CardRenderer.render(spec, images: images)
+            card = try CardRenderer.render(spec, images: images, stop: plan.stop)
         } catch {
             throw AssetError(file: result.source, stage: .decode, reason: .invalidInput,
                              message: "cannot render the \(spec.appearance.rawValue) \(spec.itemType) card: \(error.message)")
@@ -61,14 +61,14 @@ public struct CardSource: ImageSource {
             do throws(VipsError) {
                 if size.width == spec.width && size.height == spec.height {
                     guard rendition.format == .png, FastPaths.enabled,
-                          let png = try CardPNGEncoder.encode(card) else { continue }
+                          let png = try CardPNGEncoder.encode(card, stop: plan.stop) else { continue }
                     made.append(Rendition(role: rendition.role, format: .png, width: spec.width, height: spec.height,
                                           data: png))
                 } else if rendition.fit == .inside {
-                    let scaled = try CardThumbnailScaler.scaled(card, width: size.width, height: size.height)
+                    let scaled = try CardThumbnailScaler.scaled(card, width: size.width, height: size.height, stop: plan.stop)
                     made.append(try RenditionRenderer.render(
                         scaled, spec: rendition, sourceWidth: size.width, sourceHeight: size.height,
-                        allowUpscale: false))
+                        allowUpscale: false, stop: plan.stop))
                 }
             } catch {
                 throw AssetError(file: name, stage: .encode, message: "\(rendition.role): \(error.message)")

@@ -17,7 +17,8 @@ struct CoverCollage {
 
     static let background = "#F2F2F7"
 
-    func make(_ outputs: [SuggestionItemOutput]) -> [OutputCollage] {
+    /// `stop`: the bundle's guard, handed to every decode, drawing and encode.
+    func make(_ outputs: [SuggestionItemOutput], stop: DecodeGuard? = nil) -> [OutputCollage] {
         let media = outputs.filter { $0.output == "media" && $0.error == nil }
         let cards = outputs.filter { $0.output == "card" && !$0.cards.isEmpty }
         let chosen = Array((media + cards).prefix(4))
@@ -31,7 +32,7 @@ struct CoverCollage {
                     ? Array(item.renditions.filter { [.jpeg, .webp, .png].contains($0.format) }
                         .max { $0.width * $0.height < $1.width * $1.height }.map { [$0] } ?? [])
                     : item.renditions.filter { rendition in CardSizeClass.allCases.contains { $0.role(dark: false) == rendition.role } }
-                let decoded = renditions.compactMap(decode)
+                let decoded = renditions.compactMap { decode($0, stop: stop) }
                 guard !decoded.isEmpty else { continue }
                 pictures.append(decoded)
                 ids.append(item.id)
@@ -40,12 +41,13 @@ struct CoverCollage {
             let gap = max(2, Int((Double(size.sizeClass == .tile ? 8 : 16) * size.scale).rounded()))
             do {
                 let collage = try CardCollage.compose(pictures, width: size.width, height: size.height,
-                                                      background: Self.background, gap: gap)
+                                                      background: Self.background, gap: gap, stop: stop)
                 var spec = RenditionSpec(role: Self.role(size.sizeClass), format: size.sizeClass == .tile ? .webp : .jpeg,
                                          width: size.width, height: size.height)
                 if size.sizeClass == .tile { spec.effort = 2 }
                 let rendition = try RenditionRenderer.render(collage.image, spec: spec, sourceWidth: size.width,
-                                                             sourceHeight: size.height, allowUpscale: false)
+                                                             sourceHeight: size.height, allowUpscale: false,
+                                                             stop: stop)
                 let name = "00-cover.\(rendition.role).\(rendition.format.fileExtension)"
                 try sink.write(rendition.data, name: name)
                 collages.append(OutputCollage(
@@ -64,10 +66,10 @@ struct CoverCollage {
     }
 
     /// A rendition written for an item, decoded again.
-    private func decode(_ rendition: OutputRendition) -> DecodedImage? {
+    private func decode(_ rendition: OutputRendition, stop: DecodeGuard?) -> DecodedImage? {
         guard let data = sink.read(rendition.path) else { return nil }
         return try? ItemWork.decodeRendition(data, width: rendition.width, height: rendition.height,
-                                             name: rendition.path, maxPixels: options.maxPixels)
+                                             name: rendition.path, maxPixels: options.maxPixels, stop: stop)
     }
 }
 

@@ -67,8 +67,10 @@ extension SuggestionProcessor {
                                                                        width: options.cardWidth, height: options.cardHeight),
                             files: files, sink: sink, index: index, id: item.id)
         work.appearances = appearances
+        let stop = DecodeGuard()
+        work.stop = stop
         let output: SuggestionItemOutput
-        switch await executor.run(under: DecodeGuard(), { [work] in work.run(item) }) {
+        switch await executor.run(under: stop, { [work] in work.run(item) }) {
         case .success(let made): output = made
         case .failure(let refusal): throw Self.error(refusal, item: item)
         }

@@ -14,11 +14,12 @@ public enum SuggestionFiles: Sendable {
     case memory([String: [UInt8]])
 
     /// The probed file for `reference`, or the error naming it (stage `read`).
-    func open(_ reference: String, maxPixels: Int) -> Result<ProbedAsset, AssetError> {
+    /// `stop`: the item's guard, which ends a movie's open like its time limit.
+    func open(_ reference: String, maxPixels: Int, stop: DecodeGuard? = nil) -> Result<ProbedAsset, AssetError> {
         switch self {
         case .folder(let folder):
             return BundlePath.resolve(reference, in: folder).map {
-                ProbedAsset.open($0, name: reference, maxPixels: maxPixels)
+                ProbedAsset.open($0, name: reference, maxPixels: maxPixels, stop: stop)
             }
         case .memory(let files):
             let key = reference.hasPrefix("./") ? String(reference.dropFirst(2)) : reference
@@ -26,7 +27,7 @@ public enum SuggestionFiles: Sendable {
                 return .failure(AssetError(file: reference, stage: .read, reason: .unreadable,
                                            message: "no such file among the files supplied"))
             }
-            return .success(ProbedAsset(data: bytes, name: reference, maxPixels: maxPixels))
+            return .success(ProbedAsset(data: bytes, name: reference, maxPixels: maxPixels, stop: stop))
         }
     }
 }

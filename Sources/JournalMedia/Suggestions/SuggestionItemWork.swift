@@ -15,6 +15,9 @@ struct ItemWork: Sendable {
     let index: Int
     /// The appearances drawn (both for a bundle; `SuggestionProcessor.cards(for:…)` may ask for one).
     var appearances: Set<CardSpec.Appearance> = [.light, .dark]
+    /// The item's guard (the executor slot's, which its caller may cancel), handed to every
+    /// decode and drawing of the item; nil: nothing stops it.
+    var stop: DecodeGuard?
 
     /// `NN-<id>`: the item's position (so names sort in the bundle's order) and its id
     /// reduced to letters, digits, `_` and `-` (ids may hold any text), at most 40 of them.
@@ -111,7 +114,7 @@ struct ItemWork: Sendable {
                 let rendition = SuggestionOptions.cardRendition(size, dark: dark)
                 // No colour analysis: a card's colours are its spec's, written from `colors` below.
                 let processor = AssetProcessor(options: options.processingOptions(renditions: [rendition], analyzeColors: false))
-                let result = processor.process(source, name: "\(prefix) \(size.sizeClass.rawValue) \(spec.appearance.rawValue) card")
+                let result = processor.process(source, name: "\(prefix) \(size.sizeClass.rawValue) \(spec.appearance.rawValue) card", stop: stop)
                 if let error = result.error {
                     fail(OutputError(field: nil, stage: error.stage, reason: error.reason, message: error.message))
                     continue
@@ -153,20 +156,20 @@ struct ItemWork: Sendable {
             file: item.id, stage: .read, reason: .invalidInput, message: "not a media item")), nil)
         }
         let still: ProbedAsset
-        switch files.open(reference, maxPixels: options.maxPixels) {
+        switch files.open(reference, maxPixels: options.maxPixels, stop: stop) {
         case .failure(let error): return (Self.failed(field: field, reference: reference, error), nil)
         case .success(let probe): still = probe
         }
         var result: AssetResult
         if let motion {
             let motionProbe: ProbedAsset
-            switch files.open(motion, maxPixels: options.maxPixels) {
+            switch files.open(motion, maxPixels: options.maxPixels, stop: stop) {
             case .failure(let error): return (Self.failed(field: "video", reference: motion, error), nil)
             case .success(let probe): motionProbe = probe
             }
-            result = processor.process(livePhoto: still, motion: motionProbe, pairedBy: .given)
+            result = processor.process(livePhoto: still, motion: motionProbe, pairedBy: .given, stop: stop)
         } else {
-            result = processor.process(still)
+            result = processor.process(still, stop: stop)
         }
         return (output(field: field, reference: reference, result: result, base: prefix), result)
     }
@@ -177,13 +180,13 @@ struct ItemWork: Sendable {
     private func picture(field: String, reference: String,
                          processor: AssetProcessor) -> (output: OutputPicture, decoded: DecodedImage?) {
         let probe: ProbedAsset
-        switch files.open(reference, maxPixels: options.maxPixels) {
+        switch files.open(reference, maxPixels: options.maxPixels, stop: stop) {
         case .failure(let error): return (Self.failed(field: field, reference: reference, error), nil)
         case .success(let opened): probe = opened
         }
         var request = AssetRequest(.probed(probe, content: nil))
         request.keepsPixels = true
-        let processed = processor.run(request)
+        let processed = processor.run(request, stop: stop)
         let output = output(field: field, reference: reference, result: processed.result,
                             base: "\(prefix).\(Self.fieldName(field))")
         // No rendition asked for, no picture drawn (the decode then only reached the analysis' size).
@@ -232,10 +235,11 @@ struct ItemWork: Sendable {
 
     /// A rendition's bytes (one the toolkit wrote) decoded again at its own size.
     static func decodeRendition(_ bytes: [UInt8], width: Int, height: Int, name: String,
-                                maxPixels: Int) throws(AssetError) -> DecodedImage? {
+                                maxPixels: Int, stop: DecodeGuard? = nil) throws(AssetError) -> DecodedImage? {
         guard let format = FormatSniffer.sniff(bytes) else { return nil }
-        let plan = DecodePlan(renditions: [RenditionSpec(role: "card", format: .png, width: width, height: height)],
+        var plan = DecodePlan(renditions: [RenditionSpec(role: "card", format: .png, width: width, height: height)],
                               maxPixels: maxPixels)
+        plan.stop = stop
         var scratch = AssetResult(source: name)
         return try StillDecoding.decode(bytes, format: format, name: name, plan: plan, into: &scratch).decoded
     }

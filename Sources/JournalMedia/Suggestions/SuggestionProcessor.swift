@@ -56,9 +56,11 @@ public struct SuggestionProcessor: Sendable {
                 guard next < items.count else { return }
                 let index = next, item = items[index]
                 next += 1
-                let work = ItemWork(options: options, builder: builder, files: files, sink: sink, index: index, id: item.id)
-                group.addTask {
-                    switch await executor.run(under: DecodeGuard(), { work.run(item) }) {
+                var work = ItemWork(options: options, builder: builder, files: files, sink: sink, index: index, id: item.id)
+                let stop = DecodeGuard()
+                work.stop = stop
+                group.addTask { [work] in
+                    switch await executor.run(under: stop, { work.run(item) }) {
                     case .success(let output): return (index, output)
                     case .failure(let refusal): return (index, ItemWork.empty(item, error: Self.error(refusal, item: item)))
                     }
@@ -71,8 +73,9 @@ public struct SuggestionProcessor: Sendable {
             }
             return slots.compactMap { $0 }
         }
-        let collage = await executor.run(under: DecodeGuard()) { [options] in
-            CoverCollage(options: options, sink: sink).make(outputs)
+        let collageStop = DecodeGuard()
+        let collage = await executor.run(under: collageStop) { [options] in
+            CoverCollage(options: options, sink: sink).make(outputs, stop: collageStop)
         }
         let output = finish(bundle, builder: builder, outputs: outputs, collages: (try? collage.get()) ?? [], sink: sink)
         return SuggestionResult(output: output, files: sink.files)
@@ -87,8 +90,9 @@ public struct SuggestionProcessor: Sendable {
     }
 
     /// Processes a bundle already read, whose files lie in `folder`, on the calling thread,
-    /// writing to `output/<bundleId>/`.
-    public func process(_ bundle: SuggestionBundle, folder: URL, output: URL) -> SuggestionOutput {
+    /// writing to `output/<bundleId>/`. `stop` (a request's deadline, its cancellation) is
+    /// handed to every item's pipeline calls.
+    public func process(_ bundle: SuggestionBundle, folder: URL, output: URL, stop: DecodeGuard? = nil) -> SuggestionOutput {
         let target = output.appendingPathComponent(bundle.bundleId)
         AtomicFile.removeLeftovers(in: target)
         let sink = FolderSink(folder: target)
@@ -96,8 +100,9 @@ public struct SuggestionProcessor: Sendable {
         let items = bundle.suggestion.items
         let slots = ItemSlots(count: items.count)
         let work: @Sendable (Int) -> Void = { index in
-            let item = ItemWork(options: options, builder: builder, files: .folder(folder), sink: sink, index: index,
+            var item = ItemWork(options: options, builder: builder, files: .folder(folder), sink: sink, index: index,
                                 id: items[index].id)
+            item.stop = stop
             slots.set(index, item.run(items[index]))
         }
         if options.jobs > 1 && items.count > 1 {
@@ -109,7 +114,7 @@ public struct SuggestionProcessor: Sendable {
         }
         let outputs = slots.values()
         return finish(bundle, builder: builder, outputs: outputs,
-                      collages: CoverCollage(options: options, sink: sink).make(outputs), sink: sink)
+                      collages: CoverCollage(options: options, sink: sink).make(outputs, stop: stop), sink: sink)
     }
 
     private func cardBuilder(_ bundle: SuggestionBundle) -> CardSpecBuilder {

@@ -16,13 +16,16 @@ public enum StopReason: String, Sendable, Equatable {
 /// interrupt callback and I/O reads (`MediaDeadline`, in the video layer).
 ///
 /// The pipeline hands the guard down as a parameter (`AssetExecutor.run(under:)` → the
-/// processor's `stop:` → `DecodePlan.stop` → the decode's child guard → `RenditionStep`).
-/// The C-backed layers below it (libvips' eval and drawing callbacks, libjpeg's row loop,
-/// libav's interrupt callback) are reached through the thread instead: `install(_:)` makes
-/// the guard the calling thread's `current` for a synchronous block, done where work is
-/// handed to those layers (the executor's slot thread, the processor's blocking entry, a
-/// decode's own thread). That is the bridge, not the way the pipeline finds its guard: libvips
-/// lends the guard of the thread that starts a computation to its own worker threads.
+/// processor's `stop:` → `DecodePlan.stop` → the decode's child guard → `RenditionStep`), and
+/// so do the imaging and video layers below it (`stop:` on the decode, the resize, the
+/// encoders, the card drawing, the HEVC tile loop; `MediaDeadline.stop` for libav's interrupt
+/// callback; libjpeg's row loop and libvips' eval callback get it as their callback data).
+/// One C callback is reached through the thread instead: librsvg's drawing, stopped through
+/// `cairo_image_surface_create` on a libvips worker thread with no argument to carry it
+/// (`VipsInterrupt.connectDrawingStop`). `install(_:)` makes the guard the calling thread's
+/// `current` for a synchronous block, done where work is handed to libvips (the executor's
+/// slot thread, the processor's blocking entry, a decode's own thread), and libvips lends the
+/// guard of the thread that starts a computation to its own worker threads.
 /// `cancel()` may be called from any thread. Costs: `shouldStop` is one atomic load plus,
 /// with a deadline, one monotonic clock read; `current` is one thread-specific-data lookup.
 public final class DecodeGuard: Sendable {
@@ -36,6 +39,8 @@ public final class DecodeGuard: Sendable {
     /// An enclosing guard (the caller's) whose stop also stops this one: a per-decode
     /// deadline inside a cancellable request.
     public let parent: DecodeGuard?
+    /// Work started under this guard that may outlive its caller (`DecodeGuard+WorkLeftRunning`).
+    let workLeftRunning = Mutex(WorkLeftRunning())
 
     /// A guard that stops on `cancel()`, once `deadlineSeconds` (from now) have passed when
     /// given, and whenever `parent` says stop.
@@ -120,12 +125,14 @@ public final class DecodeGuard: Sendable {
     }
 
     /// The stop error if the current thread's guard says stop, else nil.
+    @available(*, deprecated, message: "pass the guard as a parameter and call its check(file:stage:)")
     public static func currentStop(file: String, stage: ProcessingStage) -> AssetError? {
         guard let installed = current, let reason = installed.stopReason else { return nil }
         return installed.error(file: file, stage: stage, reason: reason)
     }
 
     /// Throws when the current thread's guard (if any) says stop: a stage boundary.
+    @available(*, deprecated, message: "pass the guard as a parameter and call its check(file:stage:)")
     public static func checkCurrent(file: String, stage: ProcessingStage) throws(AssetError) {
         if let stop = currentStop(file: file, stage: stage) { throw stop }
     }

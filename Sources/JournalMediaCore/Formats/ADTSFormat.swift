@@ -1,7 +1,7 @@
 /// Raw AAC in ADTS frames (`.aac`): no tags, so no artwork.
 struct ADTSFormat: FormatHandler {
     let priority = FormatPriority.structural
-    let formats = [FormatDescription(.aac, mediaType: "audio/aac", suffixes: ["aac"], kind: .audio)]
+    let formats = [FormatDescription(.aac, displayName: "AAC (ADTS)", mediaType: "audio/aac", suffixes: ["aac"], kind: .audio)]
 
     /// An ADTS frame header (ISO 14496-3 1.A.2): 12 sync bits, layer 00, a sampling frequency
     /// index below 13 and a frame length of at least the 7-byte header; when the head holds the

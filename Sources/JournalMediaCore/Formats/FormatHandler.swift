@@ -76,6 +76,9 @@ public enum FormatKind: Sendable, Equatable {
 public struct FormatDescription: Sendable {
     /// The public identifier (manifest `format`, API).
     public var format: SourceFormat
+    /// The name people know the format by, as `convert --help` lists it (`JPEG 2000`); by
+    /// default the identifier in capitals.
+    public var displayName: String
     /// The IANA media type written to the manifest's `mediaType`.
     public var mediaType: String
     /// The names files of this format usually end with (lower case, no dot). The toolkit never
@@ -94,10 +97,11 @@ public struct FormatDescription: Sendable {
     /// The halves of a Live Photo.
     public enum LivePhotoPart: Sendable, Equatable { case still, motion }
 
-    public init(_ format: SourceFormat, mediaType: String, suffixes: [String], kind: FormatKind,
+    public init(_ format: SourceFormat, displayName: String? = nil, mediaType: String, suffixes: [String], kind: FormatKind,
                 still: StillLoading? = nil, container: ContainerLayout? = nil, metadata: MetadataLayout? = nil,
                 livePhoto: LivePhotoPart? = nil) {
         self.format = format
+        self.displayName = displayName ?? format.rawValue.uppercased()
         self.mediaType = mediaType
         self.suffixes = suffixes
         self.kind = kind

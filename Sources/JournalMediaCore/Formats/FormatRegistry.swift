@@ -55,6 +55,10 @@ public enum FormatRegistry {
     /// Every described format, in the order of `handlers`.
     static let formats: [SourceFormat] = handlers.flatMap { $0.formats.map(\.format) }
 
+    /// What every handler describes, in the order of `handlers` (one entry per format): the
+    /// source of lists shown to people, such as `convert --help`'s input formats.
+    public static var described: [FormatDescription] { formats.map(description(of:)) }
+
     private static let names: Set<String> = Set(formats.map(\.rawValue))
 
     /// Whether a handler describes the format named `rawValue`.

@@ -5,11 +5,13 @@
 struct ISOBMFFFamily: FormatHandler {
     let priority = FormatPriority.signature
     let formats = [
-        FormatDescription(.heic, mediaType: "image/heic", suffixes: ["heic", "heif", "hif"], kind: .still,
-                          still: StillLoading(loader: "heifload_buffer", wholeImage: .heifRules, appliesOwnOrientation: true),
+        FormatDescription(.heic, displayName: "HEIC/HEIF", mediaType: "image/heic", suffixes: ["heic", "heif", "hif"], kind: .still,
+                          still: StillLoading(loader: "heifload_buffer", wholeImage: .heifRules, appliesOwnOrientation: true,
+                                              codec: .heifHEVC),
                           container: .isoBMFFBoxes, metadata: .heifItems, livePhoto: .still),
         FormatDescription(.avif, mediaType: "image/avif", suffixes: ["avif"], kind: .still,
-                          still: StillLoading(loader: "heifload_buffer", wholeImage: .heifRules, appliesOwnOrientation: true),
+                          still: StillLoading(loader: "heifload_buffer", wholeImage: .always, appliesOwnOrientation: true,
+                                              codec: .heifAV1),
                           container: .isoBMFFBoxes, metadata: .heifItems),
         FormatDescription(.mov, mediaType: "video/quicktime", suffixes: ["mov", "qt"], kind: .video, livePhoto: .motion),
         FormatDescription(.mp4, mediaType: "video/mp4", suffixes: ["mp4"], kind: .video, livePhoto: .motion),

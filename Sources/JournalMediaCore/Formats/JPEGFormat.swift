@@ -3,7 +3,7 @@ struct JPEGFormat: FormatHandler {
     let priority = FormatPriority.signature
     let formats = [FormatDescription(
         .jpeg, mediaType: "image/jpeg", suffixes: ["jpg", "jpeg", "jpe"], kind: .still,
-        still: StillLoading(loader: "jpegload_buffer"), container: .jpegSegments, metadata: .jpegSegments,
+        still: StillLoading(loader: "jpegload_buffer", codec: .jpeg), container: .jpegSegments, metadata: .jpegSegments,
         livePhoto: .still)]
 
     func sniff(_ head: SniffHead) -> SniffVerdict? {

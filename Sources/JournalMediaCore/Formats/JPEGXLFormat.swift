@@ -3,7 +3,7 @@
 struct JPEGXLFormat: FormatHandler {
     let priority = FormatPriority.signature
     let formats = [FormatDescription(
-        .jxl, mediaType: "image/jxl", suffixes: ["jxl"], kind: .still,
+        .jxl, displayName: "JPEG XL", mediaType: "image/jxl", suffixes: ["jxl"], kind: .still,
         still: StillLoading(loader: "jxlload_buffer", wholeImage: .always))]
 
     func sniff(_ head: SniffHead) -> SniffVerdict? {

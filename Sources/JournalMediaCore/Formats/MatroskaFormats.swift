@@ -3,8 +3,8 @@
 struct MatroskaFormats: FormatHandler {
     let priority = FormatPriority.signature
     let formats = [
-        FormatDescription(.mkv, mediaType: "video/x-matroska", suffixes: ["mkv"], kind: .video),
-        FormatDescription(.webm, mediaType: "video/webm", suffixes: ["webm"], kind: .video),
+        FormatDescription(.mkv, displayName: "Matroska", mediaType: "video/x-matroska", suffixes: ["mkv"], kind: .video),
+        FormatDescription(.webm, displayName: "WebM", mediaType: "video/webm", suffixes: ["webm"], kind: .video),
     ]
 
     func sniff(_ head: SniffHead) -> SniffVerdict? {

@@ -1,11 +1,11 @@
 /// Netpbm's integer formats (PBM, PGM, PPM, plain and binary: `P1`–`P6`) and the portable float
 /// map (`PF`, `Pf`). "P" and a digit are a weak signature: the whole header must parse
-/// (`PortableAnymapHeader`). libvips 8.14 reads them from a source, not a buffer. A float map
+/// (`PortableAnymapHeader`). The linked libvips reads them from a source, not a buffer. A float map
 /// stores its rows bottom-up and holds linear light.
 struct NetpbmFamily: FormatHandler {
     let priority = FormatPriority.structural
     let formats = [
-        FormatDescription(.pnm, mediaType: "image/x-portable-anymap", suffixes: ["pnm", "pbm", "pgm", "ppm"], kind: .still,
+        FormatDescription(.pnm, displayName: "PBM/PGM/PPM", mediaType: "image/x-portable-anymap", suffixes: ["pnm", "pbm", "pgm", "ppm"], kind: .still,
                           still: StillLoading(loader: "ppmload_source", input: .source, loadsWhole: true),
                           container: .portableAnymap),
         FormatDescription(.pfm, mediaType: "image/x-portable-floatmap", suffixes: ["pfm"], kind: .still,

@@ -1,9 +1,9 @@
-/// OpenEXR (scanline or tiled): linear-light half or full floats. libvips 8.14 reads it from a
-/// file only, so the loader gets a memfd copy of the bytes.
+/// OpenEXR (scanline or tiled): linear-light half or full floats. The linked libvips reads it
+/// from a file only, so the loader gets a memfd copy of the bytes.
 struct OpenEXRFormat: FormatHandler {
     let priority = FormatPriority.signature
     let formats = [FormatDescription(
-        .exr, mediaType: "image/x-exr", suffixes: ["exr"], kind: .still,
+        .exr, displayName: "OpenEXR", mediaType: "image/x-exr", suffixes: ["exr"], kind: .still,
         still: StillLoading(loader: "openexrload", input: .memoryFile(name: "exr"), loadsWhole: true, linearLight: true))]
 
     /// Magic 20000630 (little-endian), then a version 2 field.

@@ -3,8 +3,9 @@
 struct RIFFFormats: FormatHandler {
     let priority = FormatPriority.signature
     let formats = [
-        FormatDescription(.webp, mediaType: "image/webp", suffixes: ["webp"], kind: .still,
-                          still: StillLoading(loader: "webpload_buffer"), container: .riffChunks, metadata: .riffChunks),
+        FormatDescription(.webp, displayName: "WebP", mediaType: "image/webp", suffixes: ["webp"], kind: .still,
+                          still: StillLoading(loader: "webpload_buffer", animated: true, iconWhenTransparent: true),
+                          container: .riffChunks, metadata: .riffChunks),
         FormatDescription(.avi, mediaType: "video/x-msvideo", suffixes: ["avi"], kind: .video),
         FormatDescription(.wav, mediaType: "audio/wav", suffixes: ["wav"], kind: .audio),
     ]

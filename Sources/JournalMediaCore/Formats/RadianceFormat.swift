@@ -2,7 +2,7 @@
 struct RadianceFormat: FormatHandler {
     let priority = FormatPriority.signature
     let formats = [FormatDescription(
-        .hdr, mediaType: "image/vnd.radiance", suffixes: ["hdr", "rgbe", "pic"], kind: .still,
+        .hdr, displayName: "Radiance HDR", mediaType: "image/vnd.radiance", suffixes: ["hdr", "rgbe", "pic"], kind: .still,
         still: StillLoading(loader: "radload_buffer", loadsWhole: true, linearLight: true))]
 
     func sniff(_ head: SniffHead) -> SniffVerdict? {

@@ -28,7 +28,8 @@ public struct StillLoading: Sendable {
         case never
         /// The loader holds the whole image: always.
         case always
-        /// HEIF/AVIF: libheif's rules (deep or alpha images, unless the HEVC path bands them).
+        /// libheif's rules for HEIF: deep or alpha images, unless the codec's own decoder in the
+        /// pipeline bounds its memory (`StillDecoder.boundsMemory`: the HEVC path's tile rows).
         case heifRules
     }
 
@@ -51,13 +52,24 @@ public struct StillLoading: Sendable {
     /// The order the loader returns the rows in: upright, or bottom-up as the file stores them
     /// (the decode then flips them right after the load).
     public var rowOrder: RowOrder = .upright
+    /// The coding inside the file when the toolkit has decoders of its own for it beside the
+    /// loader (the pipeline's decoder table, `StillDecoders`, is keyed by it); nil: libvips'
+    /// loader alone, which is all a new format needs.
+    public var codec: StillCodec?
+    /// The format can hold an animation, which a notification attachment keeps as an animated
+    /// GIF (`AnimationAttachment`) rather than one still frame.
+    public var animated = false
+    /// A small image of this format with real transparency is an icon (`AssetKind.icon`):
+    /// formats that clients use for glyphs and stickers.
+    public var iconWhenTransparent = false
 
     /// How a loader returns a format's rows.
     public enum RowOrder: Sendable, Equatable {
         case upright
         /// The file stores rows bottom-up and libvips returns them as stored.
         case bottomUp
-        /// As `bottomUp` on libvips 8.14 and older; later releases turn them (PFM: libvips issue 3885).
+        /// As `bottomUp` on the libvips Debian 12 ships; releases after libvips issue 3885 turn
+        /// them (docs/library-versions.md).
         case bottomUpBeforeLibvips815
 
         /// Whether the rows need a vertical flip after a load by libvips `major`.`minor`.
@@ -72,7 +84,8 @@ public struct StillLoading: Sendable {
 
     public init(loader: String, input: Input = .buffer, viaImageMagick: Bool = false, page: Page = .first,
                 loadsWhole: Bool = false, wholeImage: WholeImage? = nil, linearLight: Bool = false,
-                rowOrder: RowOrder = .upright, appliesOwnOrientation: Bool = false) {
+                rowOrder: RowOrder = .upright, appliesOwnOrientation: Bool = false, codec: StillCodec? = nil,
+                animated: Bool = false, iconWhenTransparent: Bool = false) {
         self.loader = loader
         self.input = input
         self.viaImageMagick = viaImageMagick
@@ -82,7 +95,33 @@ public struct StillLoading: Sendable {
         self.linearLight = linearLight
         self.rowOrder = rowOrder
         self.appliesOwnOrientation = appliesOwnOrientation
+        self.codec = codec
+        self.animated = animated
+        self.iconWhenTransparent = iconWhenTransparent
     }
+}
+
+/// A coding the toolkit decodes with its own code beside (or before) libvips' loader: the key
+/// of the pipeline's decoder table (`StillDecoders` in JournalMedia, `LibvipsStillRoute` in
+/// Imaging), so that a handler names what its files hold and the pipeline never names a format.
+/// An open set, like `SourceFormat`: a handler for another container of one of these codings
+/// declares the same value and gets the same decoders.
+public struct StillCodec: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// Baseline or progressive JPEG (libjpeg): the direct decode with DCT scaling, a lenient
+    /// second try past damage, reuse as its own JPEG rendition.
+    public static let jpeg = StillCodec(rawValue: "jpeg")
+    /// PNG: the whole decode and the toolkit's resampler.
+    public static let png = StillCodec(rawValue: "png")
+    /// HEVC images in HEIF items: libavcodec's HEVC decoder, tile-wise for grids.
+    public static let heifHEVC = StillCodec(rawValue: "heif-hevc")
+    /// AV1 images in HEIF items (AVIF): libdav1d through libavcodec.
+    public static let heifAV1 = StillCodec(rawValue: "heif-av1")
+    /// JPEG 2000 codestreams (OpenJPEG).
+    public static let jpeg2000 = StillCodec(rawValue: "jpeg2000")
 }
 
 /// The container structures `ContainerBounds` walks before a decoder sees the bytes.

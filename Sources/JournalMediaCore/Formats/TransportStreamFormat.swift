@@ -1,7 +1,7 @@
 /// MPEG transport stream (`.ts`, and AVCHD `.mts`/`.m2ts` with 4-byte timestamps): camcorders.
 struct TransportStreamFormat: FormatHandler {
     let priority = FormatPriority.structural
-    let formats = [FormatDescription(.mpegTS, mediaType: "video/mp2t", suffixes: ["ts", "mts", "m2ts"], kind: .video)]
+    let formats = [FormatDescription(.mpegTS, displayName: "MPEG-TS/AVCHD", mediaType: "video/mp2t", suffixes: ["ts", "mts", "m2ts"], kind: .video)]
 
     /// The sync byte 0x47 starting every 188-byte packet, or every 192-byte packet after a
     /// 4-byte timestamp, at least three packets in a row (as many as the head holds, up to five).

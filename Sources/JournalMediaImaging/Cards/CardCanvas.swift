@@ -15,6 +15,9 @@ final class CardCanvas {
     private(set) var image: VipsImageHandle
     /// The canvas' packed RGB rows (the image's own memory, written in place).
     private let pixels: UnsafeMutableRawPointer
+    /// The drawing's guard (its caller's cancellation or deadline), which stops the layers'
+    /// libvips computations between tiles.
+    let stop: DecodeGuard?
 
     /// Hands the packed RGB rows (and the bytes per row) to a painter that writes them in place.
     func withPixels(_ body: (UnsafeMutablePointer<UInt8>, Int) -> Void) {
@@ -23,9 +26,10 @@ final class CardCanvas {
 
     /// A canvas filled with `background` (one colour, or a vertical gradient computed row by
     /// row in Swift), made in memory: about width × height × 3 bytes written once.
-    init(width: Int, height: Int, background: CardBackground) throws(CardRenderError) {
+    init(width: Int, height: Int, background: CardBackground, stop: DecodeGuard? = nil) throws(CardRenderError) {
         self.width = width
         self.height = height
+        self.stop = stop
         let column: [UInt8]
         switch background {
         case .solid(let hex):
@@ -133,8 +137,8 @@ final class CardCanvas {
             try placeThroughVips(layer, mask: mask, x: x, y: y)
             return
         }
-        let source = try layer.materialised()
-        let coverage = try mask?.materialised()
+        let source = try layer.materialised(stop: stop)
+        let coverage = try mask?.materialised(stop: stop)
         guard let layerBytes = vips_image_get_data(source.pointer) else {
             throw VipsError(message: VipsRuntime.failureMessage("reading a card layer"))
         }
@@ -181,7 +185,7 @@ final class CardCanvas {
     /// rounded as `blendRow` rounds. Costs the mask's area.
     private func placeInk(_ layer: VipsImageHandle, color: [UInt8], x: Int, y: Int,
                           left: Int, top: Int, right: Int, bottom: Int) throws(VipsError) {
-        let source = try layer.materialised()
+        let source = try layer.materialised(stop: stop)
         guard let bytes = vips_image_get_data(source.pointer) else {
             throw VipsError(message: VipsRuntime.failureMessage("reading a card text"))
         }
@@ -402,7 +406,7 @@ final class CardCanvas {
             blended = try cast.outputImage()
         }
         // Computed before the canvas is written, since it reads the canvas.
-        blended = try blended.materialised()
+        blended = try blended.materialised(stop: stop)
         let draw = try VipsOperationCall("draw_image")
         try draw.set("image", .image(image))
         try draw.set("sub", .image(blended))

@@ -142,9 +142,9 @@ struct CardChipLayout {
                 + "rx=\"\(n((Double(rowHeight) - stroke) / 2))\" fill=\"\(colors.accent)\" fill-opacity=\"0.14\"/>"
         }
         svg += "</svg>"
-        try canvas.place(try CardLayers.svg(svg), x: column.x, y: top)
+        try canvas.place(try CardLayers.svg(svg, stop: canvas.stop), x: column.x, y: top)
         for chip in plan.chips {
-            let layer = try CardLayers.text(chip.text)
+            let layer = try CardLayers.text(chip.text, stop: canvas.stop)
             let x = left(chip)
             let textHeight = chip.text.measurement.logical.height
             let y = top + chip.row * (rowHeight + gap) + (rowHeight - textHeight) / 2

@@ -73,7 +73,7 @@ public enum CardCollage {
     /// `width`×`height` on `background` (`#RRGGBB`), cells `gap` pixels apart. Returns the
     /// image and, in reading order, the index of the item each cell shows with the cell's box.
     public static func compose(_ items: [[DecodedImage]], width: Int, height: Int, background: String,
-                               gap: Int) throws(CardRenderError) -> (image: DecodedImage, cells: [(index: Int, box: CardRect)]) {
+                               gap: Int, stop: DecodeGuard? = nil) throws(CardRenderError) -> (image: DecodedImage, cells: [(index: Int, box: CardRect)]) {
         let shown = Array(items.filter { !$0.isEmpty }.prefix(4))
         guard !shown.isEmpty else { throw .invalidSpec("a collage needs at least one picture") }
         guard (16...CardRenderer.maxSide).contains(width), (16...CardRenderer.maxSide).contains(height) else {
@@ -82,7 +82,7 @@ public enum CardCollage {
         do throws(VipsError) { try VipsRuntime.ensure() } catch {
             throw .drawing(stage: "start", message: error.message)
         }
-        let canvas = try CardCanvas(width: width, height: height, background: .solid(background))
+        let canvas = try CardCanvas(width: width, height: height, background: .solid(background), stop: stop)
         func aspect(_ picture: DecodedImage) -> Double { Double(max(1, picture.image.width)) / Double(max(1, picture.image.height)) }
         let aspects = shown.map { $0.map(aspect) }
         let plan = plan(aspects: aspects, width: width, height: height)

@@ -93,14 +93,14 @@ struct CardHeroPainter {
         let radius: Double
         switch shape {
         case .rounded:
-            image = try Self.fitted(image, width: box.width, height: box.height, crop: false)
+            image = try Self.fitted(image, width: box.width, height: box.height, crop: false, stop: canvas.stop)
             radius = Double(metrics.px(32))
         case .circle:
-            image = try Self.fitted(image, width: side, height: side, crop: true)
+            image = try Self.fitted(image, width: side, height: side, crop: true, stop: canvas.stop)
             radius = Double(side) / 2
         case .icon:
             let iconSide = Int(Double(side) * 0.9)
-            image = try Self.fitted(image, width: iconSide, height: iconSide, crop: false)
+            image = try Self.fitted(image, width: iconSide, height: iconSide, crop: false, stop: canvas.stop)
             radius = 0
         }
         let x = box.x + (box.width - image.width) / 2
@@ -125,7 +125,7 @@ struct CardHeroPainter {
             try extract.build()
             image = try extract.outputImage()
         }
-        image = try Self.fitted(image, width: window.shown.width, height: window.shown.height, crop: false)
+        image = try Self.fitted(image, width: window.shown.width, height: window.shown.height, crop: false, stop: canvas.stop)
         let drawn = window.drawn(width: image.width, height: image.height, boxWidth: box.width, boxHeight: box.height)
         try canvas.place(image, x: box.x + drawn.shown.x, y: box.y + drawn.shown.y, cornerRadius: Double(metrics.px(32)))
         return drawn
@@ -172,8 +172,9 @@ struct CardHeroPainter {
     /// Resized (up or down) to fit the box, or to fill it and cropped at the centre: opaque
     /// 8-bit RGB by `CardPictureScaler`; anything else (an icon with alpha) down by libvips'
     /// `thumbnail_image` and up by a linear `resize`.
-    private static func fitted(_ image: VipsImageHandle, width: Int, height: Int, crop: Bool) throws(VipsError) -> VipsImageHandle {
-        if let scaled = try CardPictureScaler.fitted(image, width: width, height: height, crop: crop) { return scaled }
+    private static func fitted(_ image: VipsImageHandle, width: Int, height: Int, crop: Bool,
+                               stop: DecodeGuard?) throws(VipsError) -> VipsImageHandle {
+        if let scaled = try CardPictureScaler.fitted(image, width: width, height: height, crop: crop, stop: stop) { return scaled }
         let sx = Double(max(1, width)) / Double(max(1, image.width)), sy = Double(max(1, height)) / Double(max(1, image.height))
         let scale = crop ? max(sx, sy) : min(sx, sy)
         guard scale > 1 else {
@@ -220,7 +221,7 @@ struct CardHeroPainter {
             throw VipsError(message: error.message)
         }
         let glyphSide = Int(Double(side) * 0.6)
-        let layer = try CardLayers.svg(CardGlyphPaths.document(glyph, color: colors.accent, side: glyphSide))
+        let layer = try CardLayers.svg(CardGlyphPaths.document(glyph, color: colors.accent, side: glyphSide), stop: canvas.stop)
         try canvas.place(layer, x: x + (side - glyphSide) / 2, y: y + (side - glyphSide) / 2)
         drawn = CardRect(x: x, y: y, width: side, height: side)
     }
@@ -345,7 +346,7 @@ struct CardHeroPainter {
             minimumSize: size * 0.6, maxLines: 1, maxHeight: nil)) else {
             throw VipsError(message: "Pango could not lay the initials out")
         }
-        let layer = try CardLayers.text(fitted)
+        let layer = try CardLayers.text(fitted, stop: canvas.stop)
         let textX = left + (side - layer.image.width) / 2, textY = top + (side - layer.image.height) / 2
         try canvas.place(layer.image, x: textX, y: textY, ink: layer.ink)
         texts.append(CardTextRun(part: "initials", text: fitted.shown,
@@ -447,7 +448,7 @@ struct CardHeroPainter {
             <g fill="none" stroke="\(colors.accent)" stroke-width="\(n(stroke))" stroke-linecap="round" \
             stroke-linejoin="round">\(paths)</g>\(markers)</svg>
             """
-        try canvas.place(try CardLayers.svg(svg), x: box.x + Int(minX), y: box.y + Int(minY))
+        try canvas.place(try CardLayers.svg(svg, stop: canvas.stop), x: box.x + Int(minX), y: box.y + Int(minY))
     }
 
     private mutating func drawPins(_ given: [CardPin], in box: CardBox, placement: Placement?) throws(VipsError) {
@@ -495,7 +496,7 @@ struct CardHeroPainter {
         let svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)">\(body)</svg>
             """
-        try canvas.place(try CardLayers.svg(svg), x: box.x + Int(minX), y: box.y + Int(minY))
+        try canvas.place(try CardLayers.svg(svg, stop: canvas.stop), x: box.x + Int(minX), y: box.y + Int(minY))
         guard !single else { return }
         try drawPinLabels(Array(zip(shown, tips)), in: box, pinScale: pinScale)
     }
@@ -567,7 +568,7 @@ struct CardHeroPainter {
     }
 
     private mutating func drawLabel(_ fitted: FittedText, at spot: CardRect, part: String) throws(VipsError) {
-        let layer = try CardLayers.text(fitted)
+        let layer = try CardLayers.text(fitted, stop: canvas.stop)
         try canvas.place(layer.image, x: spot.x + layer.lineDx, y: spot.y + layer.dy, ink: layer.ink)
         texts.append(CardTextRun(part: part, text: fitted.shown, box: spot, pixelSize: fitted.size))
         missingGlyphs += fitted.measurement.unknownGlyphs

@@ -1,4 +1,5 @@
 import CVips
+import JournalMediaCore
 import Foundation
 
 /// Makes the RGBA layers a card is composed of: text through libvips' `text` (Pango, colour
@@ -17,7 +18,7 @@ enum CardLayers {
     /// blended by `CardCanvas.place`); masks are kept for a while by text, font, width and
     /// alignment (`CardTextMasks`), so the dark card reuses the light card's. Text with
     /// emoji is drawn in colour (RGBA, `ink` nil).
-    static func text(_ fitted: FittedText) throws(VipsError) -> (image: VipsImageHandle, dx: Int, dy: Int, lineDx: Int,
+    static func text(_ fitted: FittedText, stop: DecodeGuard? = nil) throws(VipsError) -> (image: VipsImageHandle, dx: Int, dy: Int, lineDx: Int,
                                                                 ink: [UInt8]?) {
         let measured = fitted.measurement
         let offsets = (measured.ink.x, measured.ink.y, measured.ink.x - measured.logical.x)
@@ -26,15 +27,15 @@ enum CardLayers {
             if let mask = CardTextMasks.shared.mask(for: key) {
                 return (mask, offsets.0, offsets.1, offsets.2, ink)
             }
-            let mask = try rasterise(fitted, rgba: false)
+            let mask = try rasterise(fitted, rgba: false, stop: stop)
             CardTextMasks.shared.keep(mask, for: key)
             return (mask, offsets.0, offsets.1, offsets.2, ink)
         }
-        return (try rasterise(fitted, rgba: true), offsets.0, offsets.1, offsets.2, nil)
+        return (try rasterise(fitted, rgba: true, stop: stop), offsets.0, offsets.1, offsets.2, nil)
     }
 
     /// libvips' `text` of the fitted markup: RGBA in the markup's colours, or a one-band mask.
-    private static func rasterise(_ fitted: FittedText, rgba: Bool) throws(VipsError) -> VipsImageHandle {
+    private static func rasterise(_ fitted: FittedText, rgba: Bool, stop: DecodeGuard?) throws(VipsError) -> VipsImageHandle {
         let width = fitted.width
         let text = try VipsOperationCall("text")
         try text.set("text", .string(fitted.markup))
@@ -46,7 +47,7 @@ enum CardLayers {
         }
         if rgba { try text.set("rgba", .bool(true)) }
         try text.build()
-        return try text.outputImage().materialised()
+        return try text.outputImage().materialised(stop: stop)
     }
 
     /// Whether the text has characters a colour font draws (emoji), which a mask would lose.
@@ -58,7 +59,7 @@ enum CardLayers {
     }
 
     /// Rasterises an SVG document (sized in pixels by its own width and height) to RGBA.
-    static func svg(_ document: String) throws(VipsError) -> VipsImageHandle {
+    static func svg(_ document: String, stop: DecodeGuard? = nil) throws(VipsError) -> VipsImageHandle {
         let utf8 = Array(document.utf8)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, utf8.count), alignment: 1)
         defer { buffer.deallocate() }
@@ -75,7 +76,7 @@ enum CardLayers {
             image = try alpha.outputImage()
         }
         // Computed while the bytes are still borrowed.
-        return try image.materialised()
+        return try image.materialised(stop: stop)
     }
 
     /// A number for SVG attributes: two decimals at most, no exponent, a dot as separator.

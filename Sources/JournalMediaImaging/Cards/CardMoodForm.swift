@@ -5,7 +5,7 @@ import Foundation
 /// its base and outlined in the accent colour at 55 %, then a solid centre disc filled top
 /// to bottom and outlined. The more pleasant the mood, the more and the wider the petals.
 ///
-/// Painted here rather than rasterised as an SVG (librsvg: ~20 ms for a portrait's form):
+/// Painted here rather than rasterised as an SVG (librsvg costs many times more per form):
 /// each petal costs its own pixels (per row the span the ellipse covers, found by solving
 /// its quadratic; an ellipse test per pixel, a square root only near its edge), a few
 /// milliseconds for a portrait. Edges are antialiased from the

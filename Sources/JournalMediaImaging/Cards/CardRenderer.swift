@@ -15,22 +15,24 @@ import JournalMediaCore
 /// Pango layouts per text, one libvips `text` rasterisation per text drawn, one SVG
 /// rasterisation per vector element, and one pass over the canvas' pixels to compose;
 /// input sizes (a 1 MB headline, 10,000 chips, a million route points) are bounded before
-/// any of that (Benchmarks/RESULTS.md has the measured figure).
+/// any of that.
 public enum CardRenderer {
     /// Largest canvas side accepted, in pixels.
     public static let maxSide = 4096
 
     /// Draws `spec`. `images`: decoded pictures for `.image(field:)` heroes, keyed by
     /// field name; a hero whose picture is missing is drawn as the `.unknown` glyph and
-    /// reported in `warnings`.
-    public static func render(_ spec: CardSpec, images: [String: DecodedImage]) throws(CardRenderError) -> RenderedCard {
+    /// reported in `warnings`. `stop`: the caller's guard (cancellation, a deadline), which
+    /// stops the layers' libvips computations between tiles.
+    public static func render(_ spec: CardSpec, images: [String: DecodedImage],
+                              stop: DecodeGuard? = nil) throws(CardRenderError) -> RenderedCard {
         guard (16...maxSide).contains(spec.width), (16...maxSide).contains(spec.height) else {
             throw .invalidSpec("canvas \(spec.width)×\(spec.height) is outside 16…\(maxSide) pixels a side")
         }
         do throws(VipsError) { try VipsRuntime.ensure() } catch {
             throw .drawing(stage: "start", message: error.message)
         }
-        var drawing = try CardDrawing(spec: spec)
+        var drawing = try CardDrawing(spec: spec, stop: stop)
         try drawing.drawHero(images: images)
         try drawing.drawTexts()
         let image = drawing.canvas.finished()
@@ -55,10 +57,10 @@ struct CardDrawing {
     /// The headline reads right to left (Pango then sets start-aligned text from the right).
     var rightToLeft: Bool { CardTextDirection.isRightToLeft(spec.headline) }
 
-    init(spec: CardSpec) throws(CardRenderError) {
+    init(spec: CardSpec, stop: DecodeGuard? = nil) throws(CardRenderError) {
         self.spec = spec
         metrics = CardMetrics(width: spec.width, height: spec.height, sizeClass: spec.sizeClass)
-        canvas = try CardCanvas(width: spec.width, height: spec.height, background: spec.background)
+        canvas = try CardCanvas(width: spec.width, height: spec.height, background: spec.background, stop: stop)
         colors = try CardColors(spec)
         layout = CardLayout(sizeClass: spec.sizeClass, width: spec.width, height: spec.height)
     }
@@ -108,7 +110,7 @@ struct CardDrawing {
     private mutating func draw(_ fitted: FittedText, x: Int, y: Int, ownWidth: Bool = false,
                                part: String) throws(CardRenderError) {
         do throws(VipsError) {
-            let layer = try CardLayers.text(fitted)
+            let layer = try CardLayers.text(fitted, stop: canvas.stop)
             try canvas.place(layer.image, x: x + (ownWidth ? layer.lineDx : layer.dx), y: y + layer.dy, ink: layer.ink)
         } catch {
             throw .drawing(stage: part, message: error.message)
@@ -241,7 +243,7 @@ struct CardDrawing {
             height="\(n(Double(height) - stroke))" rx="\(n(Double(height - Int(stroke)) / 2))" \
             fill="\(colors.accent)" fill-opacity="0.18"/></svg>
             """
-        try canvas.place(try CardLayers.svg(svg), x: x, y: y)
+        try canvas.place(try CardLayers.svg(svg, stop: canvas.stop), x: x, y: y)
     }
 }
 

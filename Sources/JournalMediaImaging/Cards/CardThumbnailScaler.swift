@@ -7,17 +7,18 @@ import JournalMediaCore
 /// A card is flat colour, text and a few pictures, drawn at 1200×1500 and shown at about a
 /// third of that; averaging the covered area is the textbook filter for such a reduction
 /// (no ringing around text, no lost hairlines), and done here in two separable passes over
-/// the card's memory it costs a fraction of libvips' lanczos3 resize (Benchmarks/RESULTS.md,
-/// cards). Runs on the card's thread right after it is drawn; costs one pass over the
+/// the card's memory it costs a fraction of libvips' lanczos3 resize.
+/// Runs on the card's thread right after it is drawn; costs one pass over the
 /// card's pixels and holds one row of sums besides the thumbnail.
 package enum CardThumbnailScaler {
-    package static func scaled(_ card: DecodedImage, width: Int, height: Int) throws(VipsError) -> DecodedImage {
+    package static func scaled(_ card: DecodedImage, width: Int, height: Int,
+                               stop: DecodeGuard? = nil) throws(VipsError) -> DecodedImage {
         let image = card.image
         guard width < image.width || height < image.height, width > 0, height > 0 else { return card }
         guard image.format == VIPS_FORMAT_UCHAR, image.bands == 3 else {
             throw VipsError(message: "a card thumbnail needs 8-bit RGB pixels")
         }
-        let memory = try image.materialised()
+        let memory = try image.materialised(stop: stop)
         guard let data = vips_image_get_data(memory.pointer) else {
             throw VipsError(message: VipsRuntime.failureMessage("reading the card's pixels"))
         }

@@ -1,4 +1,5 @@
 import CVips
+import JournalMediaCore
 import Foundation
 
 /// Writes a card's 8-bit RGB pixels as a PNG (colour type 2, no metadata chunk), with a
@@ -14,7 +15,7 @@ import Foundation
 /// step). Tokens are Huffman-coded in dynamic blocks of at most 64 Ki tokens, written
 /// 32 bits at a time. The file is a plain PNG that any decoder reads; it is a little larger
 /// than zlib level 1 makes of the same card and several times cheaper to make, since
-/// zlib's general match search dominates a card's PNG encode (Benchmarks/RESULTS.md).
+/// zlib's general match search dominates a card's PNG encode.
 ///
 /// Runs on the card's thread; costs one `memcmp` per row, plus for the rows that differ
 /// from the row above one pass (filter, runs compared eight bytes at a time) and the
@@ -23,10 +24,10 @@ import Foundation
 package enum CardPNGEncoder {
     /// The PNG file of a drawn card (8-bit RGB, as `CardRenderer` makes them); nil for any
     /// other image, which the general rendition path then encodes.
-    package static func encode(_ card: DecodedImage) throws(VipsError) -> [UInt8]? {
+    package static func encode(_ card: DecodedImage, stop: DecodeGuard? = nil) throws(VipsError) -> [UInt8]? {
         let image = card.image
         guard image.format == VIPS_FORMAT_UCHAR, image.bands == 3 else { return nil }
-        let memory = try image.materialised()
+        let memory = try image.materialised(stop: stop)
         guard let data = vips_image_get_data(memory.pointer) else {
             throw VipsError(message: VipsRuntime.failureMessage("reading the card's pixels"))
         }

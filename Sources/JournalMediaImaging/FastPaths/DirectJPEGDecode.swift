@@ -7,7 +7,7 @@ import JournalMediaCore
 /// memory, which ran the decode on a libvips worker thread while this one waited, handing
 /// over every 8-row strip (issue 19: ~135 context switches per small JPEG).
 ///
-/// The same samples as libvips 8.14's loader, byte for byte: the same DCT scale from
+/// The same samples as the linked libvips' loader, byte for byte: the same DCT scale from
 /// `shrink`, libjpeg's default output colour space, DCT method and upsampling, CMYK inverted
 /// (Adobe marker or not), the size rounded down as libvips does, the file read in libvips' 4 KB chunks
 /// (libjpeg-turbo's warnings depend on them). The same failures: a file that ends early
@@ -17,8 +17,8 @@ import JournalMediaCore
 /// resolution; the ICC profile is returned as bytes, assembled as libvips does.
 ///
 /// Runs inside `JPEGResampledDecode.decode`; costs the decode at the DCT scale and one
-/// image buffer of its size (libvips also held a strip cache). The calling thread's
-/// `DecodeGuard` is checked every 64 rows: a stopped guard ends the decode with the same
+/// image buffer of its size (libvips also held a strip cache). The decode's guard (`stop`)
+/// is checked every 64 rows: a stopped guard ends the decode with the same
 /// error text as libvips' interruption (`VipsInterrupt.message`).
 enum DirectJPEGDecode {
     /// The decoded image and the file's embedded ICC profile (nil when it has none).
@@ -33,8 +33,7 @@ enum DirectJPEGDecode {
     /// Decodes `bytes` at 1/`shrink`, or returns nil for a colour space or component count
     /// this path does not take (the caller then lets libvips load the file).
     static func decode(_ bytes: UnsafeRawBufferPointer, shrink: Int, failOn: ImageDecoder.DecodeFailure,
-                       resolution: (x: Double, y: Double)) throws(VipsError) -> Decoded? {
-        let watching = DecodeGuard.current
+                       resolution: (x: Double, y: Double), stop watching: DecodeGuard? = nil) throws(VipsError) -> Decoded? {
         try VipsInterrupt.check(watching)
         guard let base = bytes.baseAddress,
               let decode = jm_jpeg_decode_open(base, bytes.count, Int32(shrink), failOn == .warning ? 1 : 0) else {

@@ -23,10 +23,9 @@ enum DirectPNGEncode {
     static let idatSize = 1 << 16
 
     /// The encoded file, or nil when `image` is not one this encoder takes.
-    static func encode(_ image: VipsImageHandle) throws(VipsError) -> [UInt8]? {
+    static func encode(_ image: VipsImageHandle, stop current: DecodeGuard? = nil) throws(VipsError) -> [UInt8]? {
         guard image.width <= Int(Int32.max), image.height <= Int(Int32.max),
               let pixels = DirectStillEncode.pixels(of: image) else { return nil }
-        let current = DecodeGuard.current
         try VipsInterrupt.check(current)
         let width = image.width, height = image.height, rowBytes = pixels.stride
         let filteredCount = (rowBytes + 1) * height

@@ -6,12 +6,11 @@ import JournalMediaResampling
 /// Colour management of small images through LittleCMS directly, with the transform left
 /// unoptimised (`cmsFLAGS_NOOPTIMIZE`).
 ///
-/// Why: libvips 8.14's `icc_transform` always lets lcms optimise, which for a lookup-table
+/// Why: libvips' `icc_transform` (docs/library-versions.md) always lets lcms optimise, which for a lookup-table
 /// profile means sampling the whole pipeline into a device-link table (tens of thousands of
-/// grid points) before the first pixel: ~25 ms per transform, two transforms per
-/// `icc_transform`. On a 150×103 JPEG with a v4 "preference" profile that was 76 ms of
-/// decode for 15 k pixels; an unoptimised transform evaluates the pipeline per pixel instead,
-/// which is cheaper below `maxPixels` (figures in Benchmarks/RESULTS.md). Larger images keep
+/// grid points) before the first pixel, twice per `icc_transform`: on a small JPEG with a
+/// v4 "preference" profile that table was most of the decode; an unoptimised transform evaluates the pipeline per pixel instead,
+/// which is cheaper below `maxPixels`. Larger images keep
 /// `icc_transform`, whose table pays off.
 ///
 /// Both entry points run on the calling thread and allocate nothing but lcms' objects and
@@ -95,7 +94,7 @@ enum DirectProfileTransform {
     /// output curve most of it) and copies the pixels into a libvips pipeline first; and lcms'
     /// own per-pixel cost for a matrix-shaper is ~117 instructions (its formatters and
     /// pipeline calls around the same fixed-point arithmetic), 225 M for a 1600 px rendition,
-    /// where `MatrixShaperConversion` takes ~25 (Benchmarks/RESULTS.md, "HEIC").
+    /// where `MatrixShaperConversion` takes about a fifth of that.
     /// Runs on the decode's thread; costs a lock round trip and one pass over the pixels (the
     /// first file with a profile also builds its conversion).
     package static func packedRGBToSRGB(_ rgb: [UInt8], width: Int, height: Int, orientation: Int = 1,

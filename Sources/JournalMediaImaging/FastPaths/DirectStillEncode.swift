@@ -3,7 +3,7 @@ import CVips
 import JournalMediaCore
 
 /// What the direct encoders (`DirectWebPEncode`, `DirectJPEGEncode`) share: which images they
-/// take, the calling thread's `DecodeGuard` as the encoder's stop check, and the hand-over of
+/// take, the work's `DecodeGuard` (handed down as `stop`) as the encoder's stop check, and the hand-over of
 /// the C encoder's output.
 ///
 /// An image qualifies when its pixels are already in memory as one contiguous buffer (a
@@ -35,13 +35,13 @@ enum DirectStillEncode {
         return 1
     }
 
-    /// Runs `encode` with the calling thread's guard as its stop check, and turns its
+    /// Runs `encode` with `stop` (the work's guard) as its stop check, and turns its
     /// outcome into bytes or a `VipsError` (the guard's stop message when it stopped it, as
     /// `VipsInterrupt` does for libvips computations).
-    static func run(_ what: String, _ encode: (jm_still_encode_should_stop?, UnsafeMutableRawPointer?,
-                                                UnsafeMutablePointer<jm_still_encode_output>) -> jm_still_encode_status)
+    static func run(_ what: String, stop current: DecodeGuard? = nil,
+                    _ encode: (jm_still_encode_should_stop?, UnsafeMutableRawPointer?,
+                               UnsafeMutablePointer<jm_still_encode_output>) -> jm_still_encode_status)
         throws(VipsError) -> [UInt8] {
-        let current = DecodeGuard.current
         try VipsInterrupt.check(current)
         var output = jm_still_encode_output()
         let status = withExtendedLifetime(current) {

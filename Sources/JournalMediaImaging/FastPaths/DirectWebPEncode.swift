@@ -1,8 +1,9 @@
 import CStillEncode
 import CVips
+import JournalMediaCore
 
 /// Lossy WebP encode of an 8-bit image in memory with libwebp's `WebPEncode`, on the calling
-/// thread. Same configuration as libvips 8.14's `webpsave` for the arguments the renderer
+/// thread. Same configuration as the linked libvips' `webpsave` for the arguments the renderer
 /// passes (`WebPConfigPreset(DEFAULT, Q)`, method = effort, alpha quality 100, no sharp YUV,
 /// no near-lossless, RGB/RGBA import, grey as RGB) and the same file layout as its output after
 /// `WebPMetadataRemover` (a flag-less VP8X chunk ahead of an opaque bitstream): the bytes are
@@ -19,11 +20,11 @@ enum DirectWebPEncode {
     static let maxSide = 16383
 
     /// The encoded file, or nil when `image` is not one this encoder takes.
-    static func encode(_ image: VipsImageHandle, quality: Int, effort: Int) throws(VipsError) -> [UInt8]? {
+    static func encode(_ image: VipsImageHandle, quality: Int, effort: Int, stop: DecodeGuard? = nil) throws(VipsError) -> [UInt8]? {
         guard (0...6).contains(effort), (0...100).contains(quality), image.width <= maxSide, image.height <= maxSide,
               let pixels = DirectStillEncode.pixels(of: image) else { return nil }
         let width = Int32(image.width), height = Int32(image.height)
-        return try DirectStillEncode.run("webpsave") { shouldStop, context, output in
+        return try DirectStillEncode.run("webpsave", stop: stop) { shouldStop, context, output in
             jm_webp_encode(pixels.data, width, height, Int32(pixels.bands), pixels.stride,
                            Int32(quality), Int32(effort), shouldStop, context, output)
         }

@@ -7,24 +7,26 @@ import JournalMediaResampling
 /// The downscale of an 8-bit image held in memory by `SeparableResampler` (Lanczos-3),
 /// returned as a new in-memory libvips image with the same bands and interpretation and no
 /// metadata; with an alpha channel the colour is resized premultiplied. Used by the rendition resizes and by the JPEG decode's remaining reduction
-/// after DCT scaling, where libvips 8.14's `resize` (scalar `reduce`) was most of the CPU
-/// time on 2–8 MP photos (measured figures in Benchmarks/RESULTS.md).
+/// after DCT scaling, where libvips' `resize` (scalar `reduce`) was most of the CPU
+/// time on 2–8 MP photos.
 ///
 /// Runs on the calling thread; costs the resample, written straight into the new image's
 /// buffer (no copy). Declines (nil) what it does not handle, which the caller leaves to
 /// libvips: images not in memory, other band formats, more than 4 bands, and any enlargement.
 package enum InMemoryResize {
     /// `extent`: the size of the picture `image` shows, in its pixels, when that is not its
-    /// exact size (a DCT-scaled JPEG decode; see `SeparableResampler.realTaps`).
+    /// exact size (a DCT-scaled JPEG decode; see `SeparableResampler.realTaps`). `stop`: the
+    /// work's guard, asked once before the resample.
     package static func resized(_ image: VipsImageHandle, width: Int, height: Int,
-                                extent: (width: Double, height: Double)? = nil) throws(VipsError) -> VipsImageHandle? {
+                                extent: (width: Double, height: Double)? = nil,
+                                stop: DecodeGuard? = nil) throws(VipsError) -> VipsImageHandle? {
         let bands = image.bands
         guard image.format == VIPS_FORMAT_UCHAR, (1...4).contains(bands), image.pointer.pointee.Coding == VIPS_CODING_NONE,
               width >= 1, height >= 1, width <= image.width, height <= image.height,
               width < image.width || height < image.height,
               let data = image.pointer.pointee.data
         else { return nil }
-        try VipsInterrupt.check(DecodeGuard.current)
+        try VipsInterrupt.check(stop)
         let (output, target) = try VipsImageHandle.memoryImage(width: width, height: height, bands: bands,
                                                                interpretation: image.interpretation)
         let source = UnsafePointer(data)

@@ -18,7 +18,7 @@ import JournalMediaCore
 enum JPEGResampledDecode {
     static func decode(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, colourManaged: Bool,
-        failOn: ImageDecoder.DecodeFailure
+        failOn: ImageDecoder.DecodeFailure, stop: DecodeGuard? = nil
     ) throws(VipsError) -> DecodedImage {
         let shrink = ImageDecoder.jpegShrink(header, width: width, height: height) ?? 1
         // CMYK always converts: through its own profile, or libvips' CMYK one without.
@@ -28,10 +28,11 @@ enum JPEGResampledDecode {
         // complaint recorded (see the photo source), `truncated` for that retry.
         var image: VipsImageHandle
         let profile: [UInt8]?
-        if let direct = try DirectJPEGDecode.decode(bytes, shrink: shrink, failOn: failOn, resolution: header.resolution) {
+        if let direct = try DirectJPEGDecode.decode(bytes, shrink: shrink, failOn: failOn, resolution: header.resolution,
+                                                     stop: stop) {
             (image, profile) = (direct.image, direct.profile)
         } else {
-            image = try libvipsLoad(bytes, shrink: shrink, failOn: failOn)
+            image = try libvipsLoad(bytes, shrink: shrink, failOn: failOn, stop: stop)
             profile = embeddedProfile(of: image)
         }
         // The target in display orientation, as the renditions size it (`scaledSize`), then
@@ -44,7 +45,7 @@ enum JPEGResampledDecode {
         // The decoded samples show the whole stored picture at 1/shrink: a fraction of a
         // sample more than the decode holds when a side is not a multiple of the shrink.
         let extent = (Double(header.storedWidth) / Double(shrink), Double(header.storedHeight) / Double(shrink))
-        let resized = try InMemoryResize.resized(image, width: stored.0, height: stored.1, extent: extent)
+        let resized = try InMemoryResize.resized(image, width: stored.0, height: stored.1, extent: extent, stop: stop)
         if let resized { image = resized }
         if transform, let direct = try directlyConverted(image, profile: profile, cmyk: cmyk) {
             image = direct
@@ -57,7 +58,7 @@ enum JPEGResampledDecode {
             image = try ImageDecoder.iccTransformToSRGB(image, fallbackProfile: cmyk ? "cmyk" : "srgb")
         }
         if header.orientation != 1 { image = try ImageDecoder.oriented(image, header.orientation) }
-        let memory = image.isInMemory ? image : try image.materialised()
+        let memory = image.isInMemory ? image : try image.materialised(stop: stop)
         for field in memory.fieldNames where !ImageDecoder.coreFields.contains(field) {
             memory.removeField(field)
         }
@@ -67,13 +68,13 @@ enum JPEGResampledDecode {
     /// libvips' `jpegload_buffer` into memory, for a JPEG `DirectJPEGDecode` does not take
     /// (a colour space other than grey, RGB or CMYK): the decode on a libvips worker thread.
     private static func libvipsLoad(_ bytes: UnsafeRawBufferPointer, shrink: Int,
-                                    failOn: ImageDecoder.DecodeFailure) throws(VipsError) -> VipsImageHandle {
+                                    failOn: ImageDecoder.DecodeFailure, stop: DecodeGuard?) throws(VipsError) -> VipsImageHandle {
         let load = try VipsOperationCall("jpegload_buffer")
         try load.set("buffer", .borrowedBlob(bytes))
         try load.set("shrink", .int(shrink))
         try load.set("fail_on", .nick(failOn.rawValue))
         try load.build()
-        return try load.outputImage().materialised()
+        return try load.outputImage().materialised(stop: stop)
     }
 
     /// A copy of the ICC profile libvips attached to `image`, nil when there is none.

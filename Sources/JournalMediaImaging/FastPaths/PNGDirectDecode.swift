@@ -31,16 +31,16 @@ enum PNGDirectDecode {
         let hasRealTransparency: Bool
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer, maxPixels: Int) throws(VipsError) -> Picture? {
+    static func decode(_ bytes: UnsafeRawBufferPointer, maxPixels: Int,
+                       stop: DecodeGuard? = nil) throws(VipsError) -> Picture? {
         guard let layout = PNGChunkLayout(bytes), layout.bitDepth <= 8,
               layout.width * layout.height <= maxPixels, let plan = PNGRowExpansion(layout, bytes: bytes) else { return nil }
-        let current = DecodeGuard.current
-        try VipsInterrupt.check(current)
+        try VipsInterrupt.check(stop)
         let filteredCount = plan.filteredByteCount
         let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, filteredCount))
         defer { filtered.deallocate() }
         guard inflate(layout, bytes: bytes, into: filtered, count: filteredCount) else { return nil }
-        try VipsInterrupt.check(current)
+        try VipsInterrupt.check(stop)
 
         let width = layout.width, height = layout.height, bands = plan.outputBands
         guard let pixels = malloc(width * height * bands)?.assumingMemoryBound(to: UInt8.self) else {
@@ -60,7 +60,7 @@ enum PNGDirectDecode {
             pixels, width: width, height: height, bands: kept,
             interpretation: kept <= 2 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB,
             resolution: layout.resolution)
-        try VipsInterrupt.check(current)
+        try VipsInterrupt.check(stop)
         return Picture(image: image, hasRealTransparency: kept == 2 || kept == 4)
     }
 

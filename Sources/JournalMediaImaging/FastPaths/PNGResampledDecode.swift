@@ -23,7 +23,7 @@ enum PNGResampledDecode {
 
     static func decode(
         _ bytes: UnsafeRawBufferPointer, header: ImageHeader, width: Int, height: Int, colourManaged: Bool,
-        failOn: ImageDecoder.DecodeFailure
+        failOn: ImageDecoder.DecodeFailure, stop: DecodeGuard? = nil
     ) throws(VipsError) -> DecodedImage? {
         guard header.format == .png, !header.highBitDepth, !header.orientationIsExternal,
               header.pixelCount <= maxPixels, (1...4).contains(header.bands),
@@ -33,7 +33,7 @@ enum PNGResampledDecode {
         var image: VipsImageHandle
         // Known from the decode when `PNGDirectDecode` took the file (it drops an opaque alpha).
         var transparent: Bool?
-        if FastPaths.allows(.pngDecode), let picture = try PNGDirectDecode.decode(bytes, maxPixels: maxPixels) {
+        if FastPaths.allows(.pngDecode), let picture = try PNGDirectDecode.decode(bytes, maxPixels: maxPixels, stop: stop) {
             image = picture.image
             transparent = picture.hasRealTransparency
         } else {
@@ -46,7 +46,7 @@ enum PNGResampledDecode {
             guard loaded.format == VIPS_FORMAT_UCHAR, (1...4).contains(loaded.bands),
                   interpretation == VIPS_INTERPRETATION_sRGB || interpretation == VIPS_INTERPRETATION_B_W
             else { return nil }
-            image = try loaded.materialised()
+            image = try loaded.materialised(stop: stop)
             // An alpha channel that is opaque everywhere carries nothing: dropped before the
             // resize, which then has one band fewer and nothing to premultiply.
             if let resolved = try OpaqueAlpha.resolved(image) {
@@ -60,11 +60,11 @@ enum PNGResampledDecode {
         let fitted = header.fittedDisplaySize(width: width, height: height)
         let stored = swapped ? (fitted.height, fitted.width) : (fitted.width, fitted.height)
         if let resized = try InMemoryResize.resized(image, width: min(stored.0, image.width),
-                                                    height: min(stored.1, image.height)) {
+                                                    height: min(stored.1, image.height), stop: stop) {
             image = resized
         }
         if header.orientation != 1 { image = try ImageDecoder.oriented(image, header.orientation) }
-        if !image.isInMemory { image = try image.materialised() }
+        if !image.isInMemory { image = try image.materialised(stop: stop) }
         for field in image.fieldNames where !ImageDecoder.coreFields.contains(field) {
             image.removeField(field)
         }

@@ -9,7 +9,7 @@ final class HTTPMetrics: Sendable {
     private let registry: PrometheusCollectorRegistry
     private let inFlight: Gauge
     private let handles = Mutex<[String: Handles]>([:])
-    /// Request buckets: 1 ms to a minute (uploads run up to the deadline).
+    /// Request buckets: from a millisecond to a minute (uploads run up to the deadline).
     static let buckets: [Duration] = [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
                                       .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
                                       .seconds(1), .seconds(2.5), .seconds(5), .seconds(10), .seconds(30), .seconds(60)]

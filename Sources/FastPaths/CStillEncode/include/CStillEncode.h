@@ -47,7 +47,7 @@ jm_still_encode_status jm_jpeg_encode(const uint8_t *pixels, int width, int heig
 /// samples, rows `stride` bytes apart, as lossy WebP at `quality` (0–100) with `method`
 /// (0–6): WebPConfigPreset(DEFAULT, quality), alpha quality 100, no sharp YUV; grey is
 /// imported as RGB with the grey in all three channels. The file is written in the extended
-/// format (a VP8X chunk ahead of the bitstream) as libvips 8.14 writes it.
+/// format (a VP8X chunk ahead of the bitstream) as the linked libvips writes it.
 jm_still_encode_status jm_webp_encode(const uint8_t *pixels, int width, int height, int bands, size_t stride,
                                       int quality, int method, jm_still_encode_should_stop should_stop,
                                       void *context, jm_still_encode_output *output);

@@ -20,7 +20,7 @@ public struct ArtworkSource: FileSource {
 
     public func decode(plan: DecodePlan, into result: inout AssetResult) throws(AssetError) -> SourceImage {
         result.kind = .artwork
-        let media = try probe.takeMedia(maxPixels: plan.maxPixels, timeLimit: plan.timeoutSeconds)
+        let media = try probe.takeMedia(maxPixels: plan.maxPixels, timeLimit: plan.timeoutSeconds, stop: plan.stop)
         let cover = try media.coverArt()
         guard let coverFormat = FormatSniffer.sniff(cover.bytes), coverFormat.isImage else {
             throw AssetError(file: probe.name, stage: .probe, reason: .noArtwork,

@@ -28,7 +28,7 @@ public struct PhotoSource: FileSource {
         result.kind = .photo
         var image = try StillDecoding.decode(bytes, format: format, name: probe.name, plan: plan, into: &result,
                                              sidecarOrientation: probe.sidecarOrientation, reuseJPEG: true)
-        if format == .gif || format == .webp, let spec = plan.renditions.first(where: \.isNotification),
+        if format.handling.still?.animated == true, let spec = plan.renditions.first(where: \.isNotification),
            let limit = spec.byteLimit {
             // An animation's attachment is an animated GIF, pre-made; a single frame, or one
             // that cannot fit, is left to the rendition step as a still.
@@ -52,10 +52,16 @@ public struct PhotoSource: FileSource {
 /// The still-image decode shared by photos and audio cover art.
 enum StillDecoding {
     /// Icons (Workout, MotionActivity, StateOfMind, GenericMedia items): vector drawings, and
-    /// PNG/WebP/GIF images with real transparency no larger than `Defaults.iconMaximumSide`.
+    /// images with real transparency no larger than `Defaults.iconMaximumSide` of the formats
+    /// whose handlers say so (`StillLoading.iconWhenTransparent`: PNG, WebP, GIF).
     static func isIcon(format: SourceFormat, width: Int, height: Int, transparent: Bool) -> Bool {
-        if format.isVector { return true }
-        return [.png, .webp, .gif].contains(format) && transparent && max(width, height) <= Defaults.iconMaximumSide
+        isIcon(format.handling, width: width, height: height, transparent: transparent)
+    }
+
+    /// `isIcon(format:…)` for what a handler declares.
+    static func isIcon(_ description: FormatDescription, width: Int, height: Int, transparent: Bool) -> Bool {
+        if description.kind == .vector { return true }
+        return description.still?.iconWhenTransparent == true && transparent && max(width, height) <= Defaults.iconMaximumSide
     }
 
     /// Header, pixel limit, one decode within `plan.timeoutSeconds`; fills size and
@@ -72,24 +78,23 @@ enum StillDecoding {
         func fail(_ stage: ProcessingStage, _ reason: AssetErrorReason?, _ message: String) -> AssetError {
             AssetError(file: name, stage: stage, reason: reason, message: message)
         }
+        let decoder = StillDecoders.entry(for: format)
         var header: ImageHeader
         let read = bytes.withUnsafeBytes { raw in
             Result { () throws(VipsError) in try ImageHeaderReader.read(raw, format: format) }
         }
         do throws(VipsError) { header = try read.get() } catch {
-            let failure = HeaderReadFailure.error(file: name, format: format, bytes: bytes, libvipsMessage: error.message)
-            // A HEIC that libvips refuses but the libavcodec path reads (see heifWithoutLibvips)
-            // goes on, with libvips' refusal kept as a warning.
-            guard format == .heic,
-                  let own = bytes.withUnsafeBytes({ ImageHeaderReader.heifWithoutLibvips($0) }) else { throw failure }
+            let failure = HeaderReadFailure.error(file: name, format: format, bytes: bytes, libvipsMessage: error.message,
+                                                  libheifSeekNoise: decoder.libheifSeekNoise)
+            // A file that libvips refuses but the codec's own decoder reads (a HEIC: see
+            // heifWithoutLibvips) goes on, with libvips' refusal kept as a warning.
+            guard let ownHeader = decoder.headerWithoutLibvips,
+                  let own = bytes.withUnsafeBytes({ ownHeader($0) }) else { throw failure }
             header = own
             result.warnings = (result.warnings ?? []) + ["probe: \(failure.message); read from the file's own HEIF boxes instead"]
         }
-        if format == .jp2, let size = JPEG2000Size(MemoryBytes(bytes: bytes)), size.firstComponentIsSubsampled,
-           let first = size.components.first {
-            throw fail(.decode, .unsupportedFormat,
-                       "a JPEG 2000 whose first component is subsampled \(first.dx)×\(first.dy): libvips 8.14 decodes "
-                       + "such files wrongly (it reads past the component's samples), so it is not decoded")
+        if let refusal = decoder.refusal?(bytes) {
+            throw fail(.decode, .unsupportedFormat, refusal)
         }
         if let sidecarOrientation, header.orientation == 1, sidecarOrientation != 1 {
             header.orientation = sidecarOrientation
@@ -101,8 +106,8 @@ enum StillDecoding {
         result.orientation = header.orientation
         // A grid HEIC is decoded a row of tiles at a time (HEIFHEVCDecoder), so its memory
         // does not grow with its pixels: it has its own, higher limit.
-        let tiled = format == .heic && header.pixelCount > plan.maxPixels
-            && bytes.withUnsafeBytes { HEIFImageItems.isTiledGrid(in: BorrowedBytes(bytes: $0)) }
+        let tiled = header.pixelCount > plan.maxPixels
+            && decoder.tileWise.map { tileWise in bytes.withUnsafeBytes(tileWise) } == true
         let limit = tiled ? max(plan.maxPixels, plan.maxTiledPixels) : plan.maxPixels
         guard header.pixelCount <= limit else {
             throw fail(.limits, .overPixelLimit,
@@ -154,10 +159,8 @@ enum StillDecoding {
         func fail(_ stage: ProcessingStage, _ reason: AssetErrorReason?, _ message: String) -> AssetError {
             AssetError(file: name, stage: stage, reason: reason, message: message)
         }
-        // The caller's guard (cancellation, a request's deadline), handed down in the plan; a
-        // plan made without one (a card's picture, decoded inside an executor slot) falls back
-        // to the guard that slot installed.
-        let caller = plan.stop ?? DecodeGuard.current
+        // The caller's guard (cancellation, a request's deadline), handed down in the plan.
+        let caller = plan.stop
         let gate = bytes.withUnsafeBytes { WholeImageDecodeGate.Hold(header: header, bytes: $0) }
         if let reason = gate.enter(unless: caller), let outer = caller {
             throw outer.error(file: name, stage: .decode, reason: reason)
@@ -193,8 +196,9 @@ enum StillDecoding {
         // A JPEG decode stops by itself when the guard says stop (libjpeg checks it every 64
         // rows, libvips between tiles), so it runs on this thread: no thread start and two
         // hand-overs per asset. Decoders that may not return for a long time get their own.
-        let outcome: DeadlineThread.Outcome<Result<LenientDecode, VipsError>> = format == .jpeg
-            ? .finished(stop.install(work)) : DeadlineThread.run(under: stop, work)
+        // (`install` lends the guard to libvips' worker threads: `VipsInterrupt.connectDrawingStop`.)
+        let outcome: DeadlineThread.Outcome<Result<LenientDecode, VipsError>>
+            = StillDecoders.entry(for: format).stopsByItself ? .finished(stop.install(work)) : DeadlineThread.run(under: stop, work)
         switch outcome {
         case .stopped(let reason): throw stopped(reason)
         case .finished(.success(let lenient)):
@@ -213,7 +217,8 @@ enum StillDecoding {
         var warning: String?
     }
 
-    /// Lenient where viewers are, strict where pixels are missing. A JPEG is decoded first
+    /// Lenient where viewers are, strict where pixels are missing. A JPEG (a codec whose
+    /// decoders say `StillDecoder.retriesPastWarnings`) is decoded first
     /// with libvips' `fail_on=warning`: a clean file (nearly all) decodes once. When libjpeg
     /// complains of damage it can decode past — a corrupt restart marker ("found marker 0xd1
     /// instead of RST5"), extraneous bytes before a marker — the JPEG is decoded again with
@@ -226,25 +231,27 @@ enum StillDecoding {
     static func lenientPixels(_ bytes: UnsafeRawBufferPointer, header: ImageHeader, box: (width: Int, height: Int),
                               upscale: Bool, limits: PixelLimits = PixelLimits(),
                               gate: WholeImageDecodeGate.Hold? = nil, stop: DecodeGuard? = nil) throws(VipsError) -> LenientDecode {
-        guard header.format == .jpeg else {
+        guard StillDecoders.entry(for: header.format).retriesPastWarnings else {
             return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .truncated,
                                                    limits: limits, gate: gate, stop: stop))
         }
         do {
-            return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .warning))
+            return LenientDecode(image: try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .warning,
+                                                   stop: stop))
         } catch {
             // The message is this decode's own (VipsRuntime.takeErrorBuffer), so it can decide.
             let missing = AssetErrorReason.inferred(stage: .decode, message: error.message) == .truncated
             if missing || stop?.shouldStop == true { throw error }
-            let image = try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .truncated)
+            let image = try pixels(bytes, header: header, box: box, upscale: upscale, failOn: .truncated, stop: stop)
             return LenientDecode(image: image, warning: error.message)
         }
     }
 
-    /// The decode: HEICs through libavcodec's HEVC decoder and the project's resampler when
-    /// the file is one that path handles (single images and grids, 8–16 bits, no alpha), AVIFs through
-    /// libavcodec's libdav1d + swscale or the HDR tone-map (single items without alpha),
-    /// else libvips.
+    /// The decode: the codec's in-process decoder first when the decoder table has one
+    /// (`StillDecoders`: HEICs through libavcodec's HEVC decoder and the project's resampler
+    /// when the file is one that path handles, single images and grids, 8–16 bits, no alpha;
+    /// AVIFs through libavcodec's libdav1d + swscale or the HDR tone-map, single items without
+    /// alpha), else libvips.
     /// `limits`: the largest image decoded whole (libvips) and the largest grid HEIC decoded
     /// tile by tile (`Defaults.maxTiledPixels`); the header was checked against the one that applies.
     /// `gate`: the decode's hold on `WholeImageDecodeGate`, made exclusive before libvips
@@ -254,37 +261,32 @@ enum StillDecoding {
                        upscale: Bool, failOn: ImageDecoder.DecodeFailure = .truncated,
                        limits: PixelLimits = PixelLimits(), gate: WholeImageDecodeGate.Hold? = nil,
                        stop: DecodeGuard? = nil) throws(VipsError) -> DecodedImage {
+        let decoder = StillDecoders.entry(for: header.format)
+        let kind = header.format.rawValue.uppercased()
         var declined: String?
-        if header.format == .heic, !upscale {
-            if FastPaths.enabled {
-                switch HEIFHEVCDecoder.attempt(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
-                                               expectedSize: (header.displayWidth, header.displayHeight),
-                                               maximumPixels: limits.tiled) {
-                case .success(let fast): return try ImageDecoder.decode(heic: fast)
-                case .failure(let reason): declined = reason.message
-                }
+        if !upscale, let fast = decoder.fast, FastPaths.allows(fast.path) {
+            switch fast.decode(bytes, (max(1, box.width), max(1, box.height)), header, limits, stop) {
+            case .decoded(let decoded): return try ImageDecoder.decode(heic: decoded, stop: stop)
+            case .declined(let reason): declined = reason
             }
+        }
+        if !upscale, decoder.tileWise != nil {
             if header.pixelCount > limits.whole {
                 // libvips would hold the whole picture: only the tile-wise path may take it.
-                throw VipsError(message: "a \(header.storedWidth)×\(header.storedHeight) HEIC is over the limit of "
-                    + "\(limits.whole) pixels for a whole-image decode, and the tile-wise HEVC decode "
+                throw VipsError(message: "a \(header.storedWidth)×\(header.storedHeight) \(kind) is over the limit of "
+                    + "\(limits.whole) pixels for a whole-image decode, and the tile-wise \(decoder.fast?.label ?? "decode") "
                     + (declined.map { "declined it: \($0)" } ?? "is off (\(FastPaths.environmentVariable))"))
             }
             if let reason = gate?.beforeWholeImageDecode(unless: stop) {
-                throw VipsError(message: "stopped (\(reason)) waiting to decode the HEIC whole")
+                throw VipsError(message: "stopped (\(reason)) waiting to decode the \(kind) whole")
             }
-        }
-        if header.format == .avif, !upscale, FastPaths.enabled,
-           let fast = AVIFAV1Decoder.decode(bytes, boxWidth: max(1, box.width), boxHeight: max(1, box.height),
-                                            expectedSize: (header.displayWidth, header.displayHeight)) {
-            return try ImageDecoder.decode(heic: fast)
         }
         do {
             return try ImageDecoder.decode(bytes, header: header, width: box.width, height: box.height,
-                                           allowUpscale: upscale, failOn: failOn)
+                                           allowUpscale: upscale, failOn: failOn, stop: stop)
         } catch where declined != nil {
-            // Both decoders refused: say what the HEVC path found unsupported, too.
-            throw VipsError(message: "\(error.message) (the HEVC decode declined it: \(declined ?? ""))")
+            // Both decoders refused: say what the in-process path found unsupported, too.
+            throw VipsError(message: "\(error.message) (the \(decoder.fast?.label ?? "decode") declined it: \(declined ?? ""))")
         }
     }
 }

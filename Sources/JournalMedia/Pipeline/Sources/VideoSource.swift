@@ -26,7 +26,7 @@ public struct VideoSource: FileSource {
         result.kind = .video
         // The cap reaches libav's stream probing and the poster decoder: a frame size beyond
         // it is refused from the headers, before a frame buffer is allocated.
-        let media = try probe.takeMedia(maxPixels: plan.maxPixels, timeLimit: plan.timeoutSeconds)
+        let media = try probe.takeMedia(maxPixels: plan.maxPixels, timeLimit: plan.timeoutSeconds, stop: plan.stop)
         let info = try media.videoInfo()
         result.width = info.displayWidth
         result.height = info.displayHeight

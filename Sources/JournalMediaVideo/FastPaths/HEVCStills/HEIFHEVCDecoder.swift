@@ -42,9 +42,10 @@ package enum HEIFHEVCDecoder {
     /// `maximumPixels` bounds the decoded image (the grid or item before transforms).
     /// `wholeImage`: resample only once every row is decoded (tests compare it with the
     /// tile-wise default). `loopFilter`: whether HEVC's in-loop filters run (`LoopFilter`).
+    /// `stop`: the decode's guard, asked between tiles.
     package static func attempt(_ bytes: UnsafeRawBufferPointer, boxWidth: Int, boxHeight: Int,
                                 expectedSize: (width: Int, height: Int)? = nil, maximumPixels: Int = Defaults.maxPixels,
-                                wholeImage: Bool = false, loopFilter: LoopFilter = .automatic)
+                                wholeImage: Bool = false, loopFilter: LoopFilter = .automatic, stop: DecodeGuard? = nil)
         -> Result<HEIFDecodedRGB, LibavFailure> {
         guard boxWidth > 0, boxHeight > 0 else { return .failure(LibavFailure("an empty box")) }
         guard let items = HEIFImageItems.primaryAndThumbnail(in: BorrowedBytes(bytes: bytes)) else {
@@ -57,11 +58,11 @@ package enum HEIFHEVCDecoder {
         }
         let coded = chooseItem(items, boxWidth: boxWidth, boxHeight: boxHeight)
         let result = decode(coded, boxWidth: boxWidth, boxHeight: boxHeight, maximumPixels: maximumPixels, wholeImage: wholeImage,
-                            loopFilter: loopFilter)
+                            loopFilter: loopFilter, stop: stop)
         // A thumbnail that cannot be read (libvips 8.14 refuses some cameras' too): the primary.
         if case .failure = result, items.thumbnail != nil, coded.tiles == items.thumbnail?.tiles {
             return decode(items.primary, boxWidth: boxWidth, boxHeight: boxHeight, maximumPixels: maximumPixels,
-                          wholeImage: wholeImage, loopFilter: loopFilter)
+                          wholeImage: wholeImage, loopFilter: loopFilter, stop: stop)
         }
         return result
     }
@@ -76,7 +77,8 @@ package enum HEIFHEVCDecoder {
     }
 
     private static func decode(_ coded: HEIFCodedImage, boxWidth: Int, boxHeight: Int, maximumPixels: Int,
-                               wholeImage: Bool, loopFilter: LoopFilter) -> Result<HEIFDecodedRGB, LibavFailure> {
+                               wholeImage: Bool, loopFilter: LoopFilter,
+                               stop: DecodeGuard?) -> Result<HEIFDecodedRGB, LibavFailure> {
         let pixels = coded.width.multipliedReportingOverflow(by: coded.height).partialValue
         guard pixels <= maximumPixels else {
             return .failure(LibavFailure("\(coded.width)×\(coded.height) is over the limit of \(maximumPixels) pixels"))
@@ -96,7 +98,7 @@ package enum HEIFHEVCDecoder {
             let halved = 2 * target.width <= crop.width && 2 * target.height <= crop.height
             let skip = loopFilter == .never || (loopFilter == .automatic && halved && skipsLoopFilterWhenHalved)
             let decoder = try HEVCTileDecoder(configuration: coded.configuration, skipLoopFilter: skip)
-            let stream = HEIFPictureStream(crop: crop, target: target, wholeImage: wholeImage)
+            let stream = HEIFPictureStream(crop: crop, target: target, wholeImage: wholeImage, stop: stop)
             let scaled = try stream.decode(coded, decoder: decoder)
             return .success(HEIFDecodedRGB(rgb: scaled, storedWidth: target.width, storedHeight: target.height,
                                            orientation: HEIFUpright.orientation(coded.transforms),

@@ -20,6 +20,8 @@ struct HEIFPictureStream {
     /// Hold every row before resampling (the strips as tall as the image): the whole-image
     /// path the tile-wise one is compared with in tests.
     var wholeImage = false
+    /// The decode's guard, asked between tiles.
+    var stop: DecodeGuard?
 
     /// Luma rows copied (and narrowed) at a time from a picture one tile wide, a single item
     /// above 8 bits most often: a multiple of 4, so bands start on chroma rows. A 33 MP
@@ -91,7 +93,7 @@ struct HEIFPictureStream {
                     let index = row * coded.columns + column
                     if index > 0 {
                         // A stop between tiles: give up here; the caller's next check reports it.
-                        if DecodeGuard.current?.shouldStop == true { throw LibavFailure("stopped") }
+                        if stop?.shouldStop == true { throw LibavFailure("stopped") }
                         try decoder.decode(coded.tiles[index], into: frame)
                     }
                     guard (frame.width, frame.height) == tile else {
