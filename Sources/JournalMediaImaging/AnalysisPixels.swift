@@ -43,30 +43,20 @@ package struct AnalysisPixels {
     /// about a third of the general loop's time, which was ~6 % of a small JPEG's CPU.
     static func opaqueBoxAverage(_ data: UnsafeMutablePointer<VipsPel>, width: Int, height: Int,
                                          to outWidth: Int, _ outHeight: Int) -> [UInt8] {
-        // Cell c holds the columns x with x × outWidth / width == c: from ⌈c × width / outWidth⌉.
-        let starts = (0...outWidth).map { ($0 * width + outWidth - 1) / outWidth }
         // Per output cell: R, G and B sums, pixel count.
         var sums = [Int](repeating: 0, count: outWidth * outHeight * 4)
         sums.withUnsafeMutableBufferPointer { cells in
-            starts.withUnsafeBufferPointer { starts in
-                for y in 0..<height {
-                    let row = data + y * width * 3
-                    let cellRow = (y * outHeight / height) * outWidth
-                    for c in 0..<outWidth {
-                        var r = 0, g = 0, b = 0
-                        var pixel = row + starts[c] * 3
-                        let end = row + starts[c + 1] * 3
-                        while pixel < end {
-                            r &+= Int(pixel[0]); g &+= Int(pixel[1]); b &+= Int(pixel[2])
-                            pixel += 3
-                        }
-                        let cell = (cellRow + c) * 4
-                        cells[cell] &+= r
-                        cells[cell + 1] &+= g
-                        cells[cell + 2] &+= b
-                        cells[cell + 3] &+= starts[c + 1] - starts[c]
-                    }
+            forEachCellRun(width: width, height: height, bands: 3, to: outWidth, outHeight, in: data) { pixel, end, cell, count in
+                var r = 0, g = 0, b = 0
+                var pixel = pixel
+                while pixel < end {
+                    r &+= Int(pixel[0]); g &+= Int(pixel[1]); b &+= Int(pixel[2])
+                    pixel += 3
                 }
+                cells[cell * 4] &+= r
+                cells[cell * 4 + 1] &+= g
+                cells[cell * 4 + 2] &+= b
+                cells[cell * 4 + 3] &+= count
             }
         }
         var rgba = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
@@ -141,33 +131,43 @@ package struct AnalysisPixels {
     /// finds them) summed in registers before it is added to its cell.
     static func rgbaBoxAverage(_ data: UnsafeMutablePointer<VipsPel>, width: Int, height: Int,
                                to outWidth: Int, _ outHeight: Int) -> [UInt8] {
-        let starts = (0...outWidth).map { ($0 * width + outWidth - 1) / outWidth }
         var sums = [Int](repeating: 0, count: outWidth * outHeight * 5)
         sums.withUnsafeMutableBufferPointer { cells in
-            starts.withUnsafeBufferPointer { starts in
-                for y in 0..<height {
-                    let row = data + y * width * 4
-                    let cellRow = (y * outHeight / height) * outWidth
-                    for c in 0..<outWidth {
-                        var r = 0, g = 0, b = 0, a = 0
-                        var pixel = row + starts[c] * 4
-                        let end = row + starts[c + 1] * 4
-                        while pixel < end {
-                            let alpha = Int(pixel[3])
-                            r &+= Int(pixel[0]) &* alpha; g &+= Int(pixel[1]) &* alpha; b &+= Int(pixel[2]) &* alpha
-                            a &+= alpha
-                            pixel += 4
-                        }
-                        let cell = (cellRow + c) * 5
-                        cells[cell] &+= r
-                        cells[cell + 1] &+= g
-                        cells[cell + 2] &+= b
-                        cells[cell + 3] &+= a
-                        cells[cell + 4] &+= starts[c + 1] - starts[c]
-                    }
+            forEachCellRun(width: width, height: height, bands: 4, to: outWidth, outHeight, in: data) { pixel, end, cell, count in
+                var r = 0, g = 0, b = 0, a = 0
+                var pixel = pixel
+                while pixel < end {
+                    let alpha = Int(pixel[3])
+                    r &+= Int(pixel[0]) &* alpha; g &+= Int(pixel[1]) &* alpha; b &+= Int(pixel[2]) &* alpha
+                    a &+= alpha
+                    pixel += 4
                 }
+                cells[cell * 5] &+= r
+                cells[cell * 5 + 1] &+= g
+                cells[cell * 5 + 2] &+= b
+                cells[cell * 5 + 3] &+= a
+                cells[cell * 5 + 4] &+= count
             }
         }
         return averaged(sums, cells: outWidth * outHeight)
+    }
+
+    /// For each source row and output cell, the row's run of pixels that falls in the cell:
+    /// `body(first pixel, end, cell index, pixel count)`. Cell c holds the columns x with
+    /// x × outWidth / width == c, from ⌈c × width / outWidth⌉; rows map by integer division.
+    @inline(__always)
+    private static func forEachCellRun(width: Int, height: Int, bands: Int, to outWidth: Int, _ outHeight: Int,
+                                       in data: UnsafeMutablePointer<VipsPel>,
+                                       _ body: (UnsafeMutablePointer<VipsPel>, UnsafeMutablePointer<VipsPel>, Int, Int) -> Void) {
+        let starts = (0...outWidth).map { ($0 * width + outWidth - 1) / outWidth }
+        starts.withUnsafeBufferPointer { starts in
+            for y in 0..<height {
+                let row = data + y * width * bands
+                let cellRow = (y * outHeight / height) * outWidth
+                for c in 0..<outWidth {
+                    body(row + starts[c] * bands, row + starts[c + 1] * bands, cellRow + c, starts[c + 1] - starts[c])
+                }
+            }
+        }
     }
 }
