@@ -144,7 +144,7 @@ let package = Package(
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.
         .target(
             name: "JournalMediaImaging",
-            dependencies: ["JournalMediaCore", "JournalMediaHEIF", "CVips", "CVipsMessages", "CStillEncode", "CJPEGDecode", "CLCMS2", "CPango", "JournalMediaResampling", "CLibdeflate",
+            dependencies: ["JournalMediaCore", "JournalMediaHEIF", "CVips", "CVipsMessages", "CStillEncode", "CJPEGDecode", "CLCMS2", "CPango", "JournalMediaResampling", "CResampleKernel", "CLibdeflate",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
         // Video: libav open (custom I/O), probe, poster frames, tone-mapping, cover art, and

@@ -31,9 +31,11 @@ package struct AnalysisPixels {
         let height = max(1, min(Self.maxSide, Int((Double(sourceHeight) * scale).rounded())))
         self.width = width
         self.height = height
-        rgba = bands == 3
-            ? Self.opaqueBoxAverage(data, width: sourceWidth, height: sourceHeight, to: width, height)
-            : Self.boxAverage(data, width: sourceWidth, height: sourceHeight, bands: bands, to: width, height)
+        rgba = switch bands {
+        case 3: Self.opaqueBoxAverage(data, width: sourceWidth, height: sourceHeight, to: width, height)
+        case 4: Self.rgbaBoxAverage(data, width: sourceWidth, height: sourceHeight, to: width, height)
+        default: Self.boxAverage(data, width: sourceWidth, height: sourceHeight, bands: bands, to: width, height)
+        }
     }
 
     /// `boxAverage` for RGB without alpha, with the same cells and the same rounding (alpha
@@ -41,30 +43,20 @@ package struct AnalysisPixels {
     /// about a third of the general loop's time, which was ~6 % of a small JPEG's CPU.
     static func opaqueBoxAverage(_ data: UnsafeMutablePointer<VipsPel>, width: Int, height: Int,
                                          to outWidth: Int, _ outHeight: Int) -> [UInt8] {
-        // Cell c holds the columns x with x × outWidth / width == c: from ⌈c × width / outWidth⌉.
-        let starts = (0...outWidth).map { ($0 * width + outWidth - 1) / outWidth }
         // Per output cell: R, G and B sums, pixel count.
         var sums = [Int](repeating: 0, count: outWidth * outHeight * 4)
         sums.withUnsafeMutableBufferPointer { cells in
-            starts.withUnsafeBufferPointer { starts in
-                for y in 0..<height {
-                    let row = data + y * width * 3
-                    let cellRow = (y * outHeight / height) * outWidth
-                    for c in 0..<outWidth {
-                        var r = 0, g = 0, b = 0
-                        var pixel = row + starts[c] * 3
-                        let end = row + starts[c + 1] * 3
-                        while pixel < end {
-                            r &+= Int(pixel[0]); g &+= Int(pixel[1]); b &+= Int(pixel[2])
-                            pixel += 3
-                        }
-                        let cell = (cellRow + c) * 4
-                        cells[cell] &+= r
-                        cells[cell + 1] &+= g
-                        cells[cell + 2] &+= b
-                        cells[cell + 3] &+= starts[c + 1] - starts[c]
-                    }
+            forEachCellRun(width: width, height: height, bands: 3, to: outWidth, outHeight, in: data) { pixel, end, cell, count in
+                var r = 0, g = 0, b = 0
+                var pixel = pixel
+                while pixel < end {
+                    r &+= Int(pixel[0]); g &+= Int(pixel[1]); b &+= Int(pixel[2])
+                    pixel += 3
                 }
+                cells[cell * 4] &+= r
+                cells[cell * 4 + 1] &+= g
+                cells[cell * 4 + 2] &+= b
+                cells[cell * 4 + 3] &+= count
             }
         }
         var rgba = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
@@ -114,8 +106,14 @@ package struct AnalysisPixels {
                 }
             }
         }
-        var rgba = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
-        for cell in 0..<(outWidth * outHeight) {
+        return averaged(sums, cells: outWidth * outHeight)
+    }
+
+    /// RGBA pixels from `boxAverage`'s per-cell sums (colour weighted by alpha, alpha, count),
+    /// each rounded to nearest.
+    private static func averaged(_ sums: [Int], cells: Int) -> [UInt8] {
+        var rgba = [UInt8](repeating: 0, count: cells * 4)
+        for cell in 0..<cells {
             let alphaSum = sums[cell * 5 + 3], count = sums[cell * 5 + 4]
             guard count > 0 else { continue }
             if alphaSum > 0 {
@@ -126,5 +124,50 @@ package struct AnalysisPixels {
             rgba[cell * 4 + 3] = UInt8(min(255, (alphaSum + count / 2) / count))
         }
         return rgba
+    }
+
+    /// `boxAverage` for RGBA, with the same cells, sums and rounding: each row's run of pixels
+    /// per cell (the columns x with x × outWidth / width == c, found as `opaqueBoxAverage`
+    /// finds them) summed in registers before it is added to its cell.
+    static func rgbaBoxAverage(_ data: UnsafeMutablePointer<VipsPel>, width: Int, height: Int,
+                               to outWidth: Int, _ outHeight: Int) -> [UInt8] {
+        var sums = [Int](repeating: 0, count: outWidth * outHeight * 5)
+        sums.withUnsafeMutableBufferPointer { cells in
+            forEachCellRun(width: width, height: height, bands: 4, to: outWidth, outHeight, in: data) { pixel, end, cell, count in
+                var r = 0, g = 0, b = 0, a = 0
+                var pixel = pixel
+                while pixel < end {
+                    let alpha = Int(pixel[3])
+                    r &+= Int(pixel[0]) &* alpha; g &+= Int(pixel[1]) &* alpha; b &+= Int(pixel[2]) &* alpha
+                    a &+= alpha
+                    pixel += 4
+                }
+                cells[cell * 5] &+= r
+                cells[cell * 5 + 1] &+= g
+                cells[cell * 5 + 2] &+= b
+                cells[cell * 5 + 3] &+= a
+                cells[cell * 5 + 4] &+= count
+            }
+        }
+        return averaged(sums, cells: outWidth * outHeight)
+    }
+
+    /// For each source row and output cell, the row's run of pixels that falls in the cell:
+    /// `body(first pixel, end, cell index, pixel count)`. Cell c holds the columns x with
+    /// x × outWidth / width == c, from ⌈c × width / outWidth⌉; rows map by integer division.
+    @inline(__always)
+    private static func forEachCellRun(width: Int, height: Int, bands: Int, to outWidth: Int, _ outHeight: Int,
+                                       in data: UnsafeMutablePointer<VipsPel>,
+                                       _ body: (UnsafeMutablePointer<VipsPel>, UnsafeMutablePointer<VipsPel>, Int, Int) -> Void) {
+        let starts = (0...outWidth).map { ($0 * width + outWidth - 1) / outWidth }
+        starts.withUnsafeBufferPointer { starts in
+            for y in 0..<height {
+                let row = data + y * width * bands
+                let cellRow = (y * outHeight / height) * outWidth
+                for c in 0..<outWidth {
+                    body(row + starts[c] * bands, row + starts[c + 1] * bands, cellRow + c, starts[c + 1] - starts[c])
+                }
+            }
+        }
     }
 }

@@ -189,6 +189,9 @@ package enum ImageDecoder {
             memory.removeField(field)
         }
         var transparent = false
+        if FastPaths.allows(.opaqueAlpha), let resolved = try OpaqueAlpha.resolved(memory) {
+            return DecodedImage(image: resolved.image, hasRealTransparency: resolved.transparent)
+        }
         if memory.hasAlpha {
             transparent = try minimumAlpha(memory) < 255
             if !transparent {

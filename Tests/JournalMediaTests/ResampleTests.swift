@@ -225,6 +225,18 @@ import Testing
         }
     }
 
+    /// The RGBA loop (runs summed in registers) gives the general loop's bytes, alpha varied.
+    @Test(arguments: [(400, 600), (97, 61), (1, 1), (399, 3)])
+    func rgbaBoxAverageEqualsTheGeneralOne(width: Int, height: Int) throws {
+        let image = try FastPathDifferentialTests.image(width: width, height: height, bands: 4)
+        let data = try #require(image.pointer.pointee.data)
+        for (outWidth, outHeight) in [(min(100, width), min(67, height)), (1, 1), (min(33, width), 1)] {
+            let general = AnalysisPixels.boxAverage(data, width: width, height: height, bands: 4, to: outWidth, outHeight)
+            let rgba = AnalysisPixels.rgbaBoxAverage(data, width: width, height: height, to: outWidth, outHeight)
+            #expect(rgba == general, "\(width)×\(height) → \(outWidth)×\(outHeight)")
+        }
+    }
+
     @Test func declinesWhatItDoesNotHandle() throws {
         let image = try decoded("orientation-6-gps-p3.jpg")
         #expect(try InMemoryResize.resized(image, width: image.width + 1, height: image.height) == nil, "no enlarging")

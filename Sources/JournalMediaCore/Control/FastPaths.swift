@@ -62,4 +62,8 @@ public enum FastPath: String, CaseIterable, Sendable {
     case pngEncode
     /// `PNGResampledDecode`: a PNG decoded whole and shrunk by `InMemoryResize`, for `thumbnail`.
     case pngResampledDecode
+    /// `PNGDirectDecode` (libdeflate, own unfilter) for libvips' `pngload` (libpng + zlib).
+    case pngDecode
+    /// `OpaqueAlpha`: one pass over decoded pixels for `extract_band` + `min`, and a copy for `flatten`.
+    case opaqueAlpha
 }

@@ -1,4 +1,6 @@
+import CResampleKernel
 import CVips
+import Glibc
 import JournalMediaCore
 import JournalMediaResampling
 
@@ -49,51 +51,61 @@ package enum InMemoryResize {
 }
 
 /// 8-bit colour with its alpha (the last of 2 or 4 bands) multiplied in and out, rounded, for
-/// resizing images with transparency. Costs one pass over the pixels each way.
+/// resizing images with transparency (`jm_premultiply_alpha`, `jm_unpremultiply_alpha` in
+/// CResampleKernel, loops the compiler vectorises). Costs one pass over the pixels each way.
 enum AlphaPremultiplication {
     static func premultiply(_ source: UnsafePointer<UInt8>, into target: UnsafeMutablePointer<UInt8>, count: Int, bands: Int) {
-        var i = 0
-        while i < count {
-            let alpha = Int(source[i + bands - 1])
-            for band in 0..<(bands - 1) { target[i + band] = UInt8((Int(source[i + band]) * alpha + 127) / 255) }
-            target[i + bands - 1] = UInt8(alpha)
-            i += bands
-        }
+        jm_premultiply_alpha(source, target, count / bands, bands)
     }
 
     static func unpremultiply(_ pixels: UnsafeMutablePointer<UInt8>, count: Int, bands: Int) {
-        var i = 0
-        while i < count {
-            let alpha = Int(pixels[i + bands - 1])
-            if alpha > 0 && alpha < 255 {
-                for band in 0..<(bands - 1) {
-                    pixels[i + band] = UInt8(min(255, (Int(pixels[i + band]) * 255 + alpha / 2) / alpha))
-                }
-            } else if alpha == 0 {
-                for band in 0..<(bands - 1) { pixels[i + band] = 0 }
-            }
-            i += bands
-        }
+        jm_unpremultiply_alpha(pixels, count / bands, bands)
     }
 }
 
 extension VipsImageHandle {
     /// A new libvips memory image of 8-bit pixels, its buffer allocated (uninitialised) and
     /// tagged with `interpretation` and `resolution` (pixels per millimetre), with that buffer,
-    /// for code that writes the pixels itself. Costs the allocation.
+    /// for code that writes the pixels itself. Costs the allocation: a `malloc` the image owns
+    /// (`adopting`), not libvips' own memory image, whose buffer is zeroed when made (a pass
+    /// over every byte that the writer then overwrites).
     static func memoryImage(width: Int, height: Int, bands: Int, interpretation: VipsInterpretation,
                             resolution: (x: Double, y: Double) = (1, 1))
         throws(VipsError) -> (image: VipsImageHandle, pixels: UnsafeMutablePointer<UInt8>) {
         guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max), (1...4).contains(bands),
-              let image = vips_image_new_memory() else {
+              let buffer = malloc(width * height * bands) else {
             throw VipsError(message: "cannot make a \(width)×\(height)×\(bands) memory image")
         }
-        let handle = VipsImageHandle(owning: image)
-        vips_image_init_fields(image, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
-                               interpretation, resolution.x, resolution.y)
-        guard vips_image_write_prepare(image) == 0, let pixels = image.pointee.data else {
-            throw VipsError(message: VipsRuntime.failureMessage("vips_image_write_prepare"))
+        let pixels = buffer.assumingMemoryBound(to: UInt8.self)
+        return (try adopting(pixels, width: width, height: height, bands: bands, interpretation: interpretation,
+                             resolution: resolution), pixels)
+    }
+
+    /// A libvips image over `pixels` (packed 8-bit, `malloc`ed, width × height × bands bytes at
+    /// least), which it takes over: freed when the image closes, or here if no image can be made.
+    static func adopting(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int, bands: Int,
+                         interpretation: VipsInterpretation, resolution: (x: Double, y: Double) = (1, 1))
+        throws(VipsError) -> VipsImageHandle {
+        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max), (1...4).contains(bands),
+              let image = vips_image_new_from_memory(pixels, width * height * bands, Int32(width), Int32(height),
+                                                     Int32(bands), VIPS_FORMAT_UCHAR) else {
+            free(pixels)
+            throw VipsError(message: VipsRuntime.failureMessage("cannot make a \(width)×\(height)×\(bands) memory image"))
         }
-        return (handle, pixels)
+        let handle = VipsImageHandle(owning: image)
+        image.pointee.Type = interpretation
+        image.pointee.Xres = resolution.x
+        image.pointee.Yres = resolution.y
+        let release: GClosureNotify = { data, _ in free(data) }
+        let nothing: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _ in }
+        g_signal_connect_data(UnsafeMutableRawPointer(image), "postclose", unsafeBitCast(nothing, to: GCallback.self),
+                              pixels, release, GConnectFlags(rawValue: 0))
+        return handle
+    }
+
+    /// The pixels are in a buffer in memory (a decode's or a resize's), not computed on demand.
+    var isInMemory: Bool {
+        let image = pointer.pointee
+        return image.data != nil && (image.dtype == VIPS_IMAGE_SETBUF || image.dtype == VIPS_IMAGE_SETBUF_FOREIGN)
     }
 }

@@ -58,8 +58,7 @@ enum JPEGResampledDecode {
             image = try ImageDecoder.iccTransformToSRGB(image, fallbackProfile: cmyk ? "cmyk" : "srgb")
         }
         if header.orientation != 1 { image = try ImageDecoder.oriented(image, header.orientation) }
-        let memory = image.pointer.pointee.data != nil && image.pointer.pointee.dtype == VIPS_IMAGE_SETBUF
-            ? image : try image.materialised(stop: stop)
+        let memory = image.isInMemory ? image : try image.materialised(stop: stop)
         for field in memory.fieldNames where !ImageDecoder.coreFields.contains(field) {
             memory.removeField(field)
         }

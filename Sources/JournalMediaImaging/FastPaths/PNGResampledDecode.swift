@@ -1,21 +1,22 @@
 import CVips
 import JournalMediaCore
 
-/// The decode of 8-bit PNGs of up to `maxPixels`: libvips' `pngload_buffer` into memory
-/// whole, then the reduction to the target box by `InMemoryResize` (Lanczos-3, colour
-/// premultiplied by alpha), the EXIF orientation by `PixelOrientation`, and an alpha channel
-/// that is opaque everywhere dropped in one pass, all on this thread. libvips 8.14's
-/// `thumbnail_buffer` (the path before) streams the same decode through its scalar `reduce`,
-/// which cost more than the decode on photo-sized PNGs (Benchmarks/RESULTS.md).
+/// The decode of 8-bit PNGs of up to `maxPixels`: decoded into memory whole by
+/// `PNGDirectDecode` (libdeflate, no libpng; an opaque alpha channel dropped as the rows are
+/// decoded), or by libvips' `pngload_buffer` for a file it declines, then the reduction to the
+/// target box by `InMemoryResize` (Lanczos-3, colour premultiplied by alpha) and the EXIF
+/// orientation by `PixelOrientation`, all on this thread, instead of libvips' `thumbnail_buffer`,
+/// which streams the same decode through its scalar `reduce`.
 ///
 /// Takes untagged PNGs and PNGs whose profile is sRGB in all but name, grey or RGB, with or
 /// without alpha; declines (nil, before decoding any pixel) 16-bit PNGs, tagged ones that need
 /// a colour conversion, larger ones (whose decode would be held whole), and an orientation
-/// from outside the file; the caller then takes libvips' thumbnail as before.
+/// from outside the file; the caller then takes libvips' thumbnail as before. Whether the
+/// source has real transparency is decided on the source's pixels, before the resize.
 ///
 /// Runs on the calling thread inside `ImageDecoder.decode`; costs the decode (held in memory:
 /// width × height × bands bytes, at most 48 MB), one resample and, for a 1600 px target, a
-/// few milliseconds of orientation and alpha passes.
+/// few milliseconds of orientation.
 enum PNGResampledDecode {
     /// The largest source decoded whole: 12 MP, 48 MB of RGBA.
     static let maxPixels = 12_000_000
@@ -29,16 +30,30 @@ enum PNGResampledDecode {
               header.colourSpace == .rgb || header.colourSpace == .grey,
               !colourManaged || !header.hasProfile || (header.colourSpace == .rgb && header.profileIsSRGB)
         else { return nil }
-        let load = try VipsOperationCall("pngload_buffer")
-        try load.set("buffer", .borrowedBlob(bytes))
-        try load.set("fail_on", .nick(failOn.rawValue))
-        try load.build()
-        let loaded = try load.outputImage()
-        let interpretation = loaded.interpretation
-        guard loaded.format == VIPS_FORMAT_UCHAR, (1...4).contains(loaded.bands),
-              interpretation == VIPS_INTERPRETATION_sRGB || interpretation == VIPS_INTERPRETATION_B_W
-        else { return nil }
-        var image = try loaded.materialised(stop: stop)
+        var image: VipsImageHandle
+        // Known from the decode when `PNGDirectDecode` took the file (it drops an opaque alpha).
+        var transparent: Bool?
+        if FastPaths.allows(.pngDecode), let picture = try PNGDirectDecode.decode(bytes, maxPixels: maxPixels, stop: stop) {
+            image = picture.image
+            transparent = picture.hasRealTransparency
+        } else {
+            let load = try VipsOperationCall("pngload_buffer")
+            try load.set("buffer", .borrowedBlob(bytes))
+            try load.set("fail_on", .nick(failOn.rawValue))
+            try load.build()
+            let loaded = try load.outputImage()
+            let interpretation = loaded.interpretation
+            guard loaded.format == VIPS_FORMAT_UCHAR, (1...4).contains(loaded.bands),
+                  interpretation == VIPS_INTERPRETATION_sRGB || interpretation == VIPS_INTERPRETATION_B_W
+            else { return nil }
+            image = try loaded.materialised(stop: stop)
+            // An alpha channel that is opaque everywhere carries nothing: dropped before the
+            // resize, which then has one band fewer and nothing to premultiply.
+            if let resolved = try OpaqueAlpha.resolved(image) {
+                image = resolved.image
+                transparent = resolved.transparent
+            }
+        }
         // The target in display orientation, as the renditions size it, then in the stored
         // orientation the pixels have.
         let swapped = header.orientation >= 5
@@ -49,30 +64,10 @@ enum PNGResampledDecode {
             image = resized
         }
         if header.orientation != 1 { image = try ImageDecoder.oriented(image, header.orientation) }
-        if image.pointer.pointee.dtype != VIPS_IMAGE_SETBUF { image = try image.materialised(stop: stop) }
+        if !image.isInMemory { image = try image.materialised(stop: stop) }
         for field in image.fieldNames where !ImageDecoder.coreFields.contains(field) {
             image.removeField(field)
         }
-        guard image.hasAlpha, let pixels = image.memoryPixels else {
-            return DecodedImage(image: image, hasRealTransparency: false)
-        }
-        let bands = image.bands, count = image.width * image.height * bands
-        var opaque = true
-        for index in stride(from: bands - 1, to: count, by: bands) where pixels[index] != 255 {
-            opaque = false
-            break
-        }
-        guard opaque else { return DecodedImage(image: image, hasRealTransparency: true) }
-        // An alpha channel that is opaque everywhere carries nothing: dropped here, into
-        // memory, so the renditions resize it in memory too.
-        let (colour, target) = try VipsImageHandle.memoryImage(
-            width: image.width, height: image.height, bands: bands - 1, interpretation: image.interpretation,
-            resolution: (image.pointer.pointee.Xres, image.pointer.pointee.Yres))
-        var out = 0
-        for index in stride(from: 0, to: count, by: bands) {
-            for band in 0..<(bands - 1) { target[out + band] = pixels[index + band] }
-            out += bands - 1
-        }
-        return DecodedImage(image: colour, hasRealTransparency: false)
+        return DecodedImage(image: image, hasRealTransparency: transparent ?? image.hasAlpha)
     }
 }

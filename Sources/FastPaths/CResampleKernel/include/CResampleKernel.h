@@ -99,4 +99,27 @@ typedef struct {
 /// rounded, clamped to 0 … JM_LINEAR_ONE, then looked up. `target` must not overlap `source`.
 void jm_matrix_shaper_convert(const jm_matrix_shaper *tables, const uint8_t *source, ptrdiff_t start,
                               ptrdiff_t across, ptrdiff_t down, size_t width, size_t height, uint8_t *target);
+
+/// PNG's filter `type` (0 None, 1 Sub, 2 Up, 3 Average, 4 Paeth) undone on one row of `length`
+/// bytes: `in` the filtered bytes (after the filter-type byte), `previous` the row above as
+/// already unfiltered (the first row's is all zeros), `bpp` the bytes per whole pixel (1 for
+/// bit depths below 8); the result into `out`, which must not overlap `in` or `previous`.
+/// Returns 0, or -1 for a filter type PNG does not define (the file is not valid).
+int jm_png_unfilter_row(int type, const uint8_t *in, const uint8_t *previous, uint8_t *out,
+                        size_t length, size_t bpp);
+
+/// The bitwise AND of the last band (alpha) of `count` pixels of `bands` bytes: 255 exactly
+/// when every pixel is opaque.
+uint8_t jm_alpha_and(const uint8_t *pixels, size_t count, size_t bands);
+
+/// `count` pixels of `bands` bytes packed in place to `bands` − 1 bytes (the last band dropped).
+void jm_drop_last_band(uint8_t *pixels, size_t count, size_t bands);
+
+/// `pixels` pixels of `bands` (2 or 4) bytes, the last alpha, with colour multiplied by alpha
+/// into `target`: (c · a + 127) / 255; alpha copied. `target` must not overlap `source`.
+void jm_premultiply_alpha(const uint8_t *source, uint8_t *target, size_t pixels, size_t bands);
+
+/// The inverse in place: colour = min(255, (c · 255 + a / 2) / a) for 0 < a < 255, 0 where
+/// a is 0, unchanged where a is 255.
+void jm_unpremultiply_alpha(uint8_t *pixels, size_t count, size_t bands);
 #endif
