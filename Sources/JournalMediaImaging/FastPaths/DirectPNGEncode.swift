@@ -4,15 +4,15 @@ import JournalMediaCore
 
 /// PNG encode of an 8-bit image in memory on the calling thread: every row filtered with
 /// PNG's "up" filter, the whole filtered image compressed by libdeflate (level 1) in one call,
-/// CRC-32 by libdeflate. The file has the chunks libvips 8.14's `pngsave` writes with `strip`:
+/// CRC-32 by libdeflate. The file has the chunks the linked libvips' `pngsave` writes with `strip`:
 /// IHDR (8-bit grey, grey + alpha, RGB or RGBA, not interlaced), pHYs (the image's
 /// resolution in pixels per metre), the IDATs, IEND; nothing else (no profile, no text).
 ///
 /// Runs for the PNG renditions that name no `compression` and have no byte limit (the
 /// fallback of a transparent source) whose image `DirectStillEncode.pixels(of:)` accepts;
-/// the others go to libvips' `pngsave` as before. Measured against libvips 8.14's `pngsave`
-/// (libpng + zlib level 2, filter up) on 1600 px sticker fallbacks: about 2.2× less CPU and
-/// ~4 % fewer bytes (Benchmarks/RESULTS.md). Costs one filtered copy of the image (rows + 1
+/// the others go to libvips' `pngsave` as before. Measured against that `pngsave`
+/// (libpng + zlib level 2, filter up) on 1600 px sticker fallbacks: about half the CPU and
+/// slightly fewer bytes. Costs one filtered copy of the image (rows + 1
 /// byte each) and the compressed output; the guard is checked before and after the deflate
 /// (one call, tens of milliseconds at 1600 px).
 enum DirectPNGEncode {

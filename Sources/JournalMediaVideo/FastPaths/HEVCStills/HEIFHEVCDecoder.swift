@@ -17,13 +17,13 @@ import JournalMediaResampling
 /// decoded on two threads (`TileRowHelper`) and a single picture with libavcodec's two slice
 /// threads, with the same pixels.
 ///
-/// Colour follows libheif 1.15, the reference: YUV matrix and range from the `colr` nclx box;
+/// Colour follows libheif (docs/library-versions.md), the reference: YUV matrix and range from the `colr` nclx box;
 /// without one, from the HEVC stream's VUI as libavcodec reports it (matrix unspecified →
 /// BT.601; no video signal type → limited range, the HEVC default, which libde265 also uses).
 ///
 /// Runs on the calling thread (and a helper's, above) for the photo source on every HEIC; costs the HEVC decode plus
 /// one lanczos pass per plane and a conversion at the target size, about half of libvips'
-/// heifload + resize (Benchmarks/RESULTS.md).
+/// heifload + resize.
 /// Declines (with the reason) what it does not handle, and the caller falls back to libvips:
 /// what the `meta` box rules out (see `HEIFImageItems.primary`: alpha, PQ/HLG nclx, non-HEVC,
 /// unknown essential properties) costs only the `meta` walk; what only the stream reveals (a
@@ -84,8 +84,8 @@ package enum HEIFHEVCDecoder {
 
     /// Whether HEVC's in-loop filters (deblocking, SAO) run.
     package enum LoopFilter: Sendable {
-        /// Skipped when the picture is shrunk at least 2× each way (Benchmarks/RESULTS.md,
-        /// "HEIC levers": the PSNR cost and the time saved), run otherwise.
+        /// Skipped when the picture is shrunk at least 2× each way (the PSNR cost and the time
+        /// saved are in the benchmark results' HEIC levers), run otherwise.
         case automatic
         case always
         case never
