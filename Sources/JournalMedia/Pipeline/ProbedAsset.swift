@@ -94,6 +94,8 @@ public final class ProbedAsset: @unchecked Sendable {
     ///   `open`s) for one file, a shared `XMPSidecars.listing()` for a run over folders.
     /// - Parameter roots: where the opened file must lie (`PlannedAsset.confinement`; checked
     ///   after the open, and again after a reopen); nil: anywhere.
+    /// - Parameter stop: the asset's guard, handed to libav's open and header parse so that a
+    ///   stop or a deadline interrupts them; nil: nothing but libav's own limits stops them.
     public static func open(_ url: URL, name: String? = nil, keepMediaOpen: Bool = true,
                             maxPixels: Int = Defaults.maxPixels, pathBytes: [UInt8]? = nil,
                             sidecars: XMPSidecars = .direct, confinedTo roots: [[UInt8]]? = nil,
