@@ -222,7 +222,7 @@ let package = Package(
         .testTarget(
             name: "JournalMediaTests",
             dependencies: ["JournalMedia", "JournalMediaCore", "JournalMediaHEIF", "JournalMediaMetadata", "JournalMediaImaging", "JournalMediaNotifications", "JournalMediaSuggestions",
-                           "JournalMediaVideo", "JournalMediaResampling", "CResampleKernel", "CStillEncode", "CExif", "CVips", "CFFmpeg",
+                           "JournalMediaVideo", "JournalMediaResampling", "CResampleKernel", "CStillEncode", "CExif", "CVips", "CFFmpeg", "CZlib",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "InMemoryLogging", package: "swift-log"),
                            .product(name: "Metrics", package: "swift-metrics"),

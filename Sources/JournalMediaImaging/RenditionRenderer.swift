@@ -101,7 +101,7 @@ package enum RenditionRenderer {
 
     /// The WebP or JPEG encode on the calling thread (`DirectWebPEncode`, `DirectJPEGEncode`)
     /// when the image is an 8-bit one in memory, with the settings `encode` gives libvips, and
-    /// the default-settings PNG encode (`DirectPNGEncode`, libdeflate); nil for other formats
+    /// the default-settings PNG encode (`DirectPNGEncode`, own deflate); nil for other formats
     /// and images, which libvips encodes.
     private static func directEncode(_ image: VipsImageHandle, format: RenditionFormat,
                                      spec: RenditionSpec, quality: Int, stop: DecodeGuard?) throws(VipsError) -> [UInt8]? {

@@ -58,7 +58,7 @@ public enum FastPath: String, CaseIterable, Sendable {
     case avifDecode
     /// `HDRToneCurve` (tables after one swscale pass) for libavfilter's zscale + tonemap graph.
     case hdrToneCurve
-    /// `DirectPNGEncode` (libdeflate, filter "up") for `pngsave` of a default-settings PNG rendition.
+    /// `DirectPNGEncode` (Paeth filter, own run-and-Huffman deflate) for `pngsave` of a default-settings PNG rendition.
     case pngEncode
     /// `PNGResampledDecode`: a PNG decoded whole and shrunk by `InMemoryResize`, for `thumbnail`.
     case pngResampledDecode

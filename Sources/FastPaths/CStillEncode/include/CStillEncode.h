@@ -52,6 +52,22 @@ jm_still_encode_status jm_webp_encode(const uint8_t *pixels, int width, int heig
                                       int quality, int method, jm_still_encode_should_stop should_stop,
                                       void *context, jm_still_encode_output *output);
 
+/// PNG's Paeth filter (type 4) on `height` rows of `row_bytes` bytes, `bpp` bytes per pixel
+/// (1–8), into `filtered`: `height` × (1 + `row_bytes`) bytes, each row led by its filter type.
+/// Returns 0, or -1 when a row of zeros could not be allocated.
+int jm_png_filter_paeth(const uint8_t *pixels, size_t row_bytes, size_t height, size_t bpp, uint8_t *filtered);
+
+/// The most bytes `jm_deflate_runs` writes for `size` bytes of input.
+size_t jm_deflate_runs_bound(size_t size);
+
+/// Raw deflate (RFC 1951, no zlib header or checksum) of `size` bytes: literals, and runs of
+/// four or more copies of the byte before (distance 1), in blocks of 65,535 input bytes, each
+/// Huffman-coded with its own code or stored when that is smaller. Made for filtered
+/// photographs, where long repeats are rare and a transparent background is runs of zeros.
+/// Returns the bytes written, or -1 when `capacity` is below `jm_deflate_runs_bound(size)` or
+/// memory ran out.
+ptrdiff_t jm_deflate_runs(const uint8_t *data, size_t size, uint8_t *out, size_t capacity);
+
 /// Frees an output's data (no-op on NULL).
 void jm_still_encode_free(uint8_t *data);
 
