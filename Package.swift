@@ -138,7 +138,8 @@ let package = Package(
         // JPEG (libjpeg) and lossy WebP (libwebp) encodes of 8-bit pixels in memory on the calling
         // thread, with libvips 8.14's settings; libjpeg's errors caught through CJPEGErrors. Both
         // libraries are already in the process through libvips; linked here by name, headers from
-        // the default include path (libjpeg62-turbo-dev, libwebp-dev). Written here; imaging only.
+        // the default include path (libjpeg62-turbo-dev, libwebp-dev). Also the PNG fallback's
+        // Paeth filter and deflate (no library). Written here; imaging only.
         .target(name: "CStillEncode", dependencies: ["CJPEGErrors"], path: "Sources/FastPaths/CStillEncode",
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp")]),
         // Imaging: the libvips operation layer, headers, decode, renditions, analysis pixels.

@@ -2,7 +2,8 @@
 // libjpeg (jpeg_mem_dest) and lossy WebP through libwebp (WebPEncode), with the settings
 // libvips 8.14's jpegsave / webpsave use for the same arguments (see DirectJPEGEncode.swift
 // and DirectWebPEncode.swift). C because libjpeg reports errors through an error_exit that
-// must not return (setjmp/longjmp, which Swift cannot call). Written here.
+// must not return (setjmp/longjmp, which Swift cannot call). Also the PNG fallback's Paeth
+// filter and deflate (PNGDeflate.c, no library: see DirectPNGEncode.swift). Written here.
 #ifndef JOURNALMEDIA_CSTILLENCODE_H
 #define JOURNALMEDIA_CSTILLENCODE_H
 #include <stddef.h>
