@@ -116,6 +116,42 @@ import Testing
     }
 
     /// A profile whose colour goes through a lookup table (`A2B0`) is left to LittleCMS.
+    /// A Display P3 JPEG decoded at full size (400×600 stored, EXIF orientation 6: above the
+    /// size lcms converts directly, so the decode converts it with the matrix-shaper tables and
+    /// turns it in the same pass) equals libvips' own route, `jpegload` + `icc_transform` to
+    /// sRGB + `autorot`, within one level, upright (600×400).
+    @Test func aLargeP3JPEGIsConvertedAndTurnedInOnePass() throws {
+        let name = "orientation-6-gps-p3.jpg"
+        let bytes = Array(try Data(contentsOf: TestSupport.sample(name)))
+        let decoded = try bytes.withUnsafeBytes { buffer in
+            let header = try ImageHeaderReader.read(buffer, format: .jpeg)
+            #expect(header.orientation == 6 && header.hasProfile && !header.profileIsSRGB)
+            return try ImageDecoder.decode(buffer, header: header, width: 10_000, height: 10_000, allowUpscale: false)
+        }
+        let image = decoded.image
+        #expect(image.width == 600 && image.height == 400)
+        #expect(image.width * image.height > DirectProfileTransform.maxPixels)
+        let ours = try #require(image.memoryPixels, "converted into memory")
+        let load = try VipsOperationCall("jpegload")
+        try load.set("filename", .string(TestSupport.sample(name).path))
+        try load.build()
+        let transform = try VipsOperationCall("icc_transform")
+        try transform.set("in", .image(try load.outputImage()))
+        try transform.set("output_profile", .string("srgb"))
+        try transform.set("embedded", .bool(true))
+        try transform.build()
+        let turn = try VipsOperationCall("autorot")
+        try turn.set("in", .image(try transform.outputImage()))
+        try turn.build()
+        let expected = try turn.outputImage().materialised()
+        let theirs = try #require(expected.memoryPixels)
+        #expect(expected.width == 600 && expected.height == 400 && expected.bands == 3)
+        var worst = 0
+        for index in 0..<(600 * 400 * 3) { worst = max(worst, abs(Int(ours[index]) - Int(theirs[index]))) }
+        withExtendedLifetime((image, expected)) {}
+        #expect(worst <= Self.tolerance, "largest difference \(worst) levels")
+    }
+
     @Test func lookupTableProfileGoesToLittleCMS() throws {
         let profile = try #require(Self.lookupTableProfile())
         let kept = try #require(DirectProfileTransform.cachedConversion(profile))

@@ -119,6 +119,32 @@ enum DirectProfileTransform {
         return converted
     }
 
+    /// `image` (8-bit RGB with its pixels in memory, as stored) converted from the RGB
+    /// `profile` to libvips' sRGB and turned upright for EXIF `orientation` (1–8) in one pass,
+    /// into a new 3-band memory image tagged sRGB, when `profile` is a matrix-shaper (Display
+    /// P3 as iPhones and many cameras embed it, Adobe RGB): the HEIC path's
+    /// `MatrixShaperConversion`, kept per distinct profile. Nil otherwise (another layout, a
+    /// lookup-table profile, one lcms cannot open): the caller converts as before.
+    ///
+    /// For the decode of a large profiled JPEG, whose `icc_transform` builds lcms' transform
+    /// on every call and then spends lcms' per-pixel overhead on the same fixed-point
+    /// arithmetic; within one 8-bit level of it (`MatrixShaperConversionTests`). Runs on the
+    /// decode's thread; costs a lock round trip and one pass over the pixels.
+    package static func matrixShaperToSRGB(_ image: VipsImageHandle, profile: [UInt8],
+                                           orientation: Int) throws(VipsError) -> VipsImageHandle? {
+        guard image.bands == 3, image.width > 0, image.height > 0, let source = image.memoryPixels,
+              !profile.isEmpty, let matrixShaper = cachedConversion(profile)?.matrixShaper else { return nil }
+        let size = PixelOrientation.uprightSize(width: image.width, height: image.height, orientation: orientation)
+        // The resolution as the separate turn (`ImageDecoder.oriented`) keeps it.
+        let (converted, target) = try VipsImageHandle.memoryImage(
+            width: size.width, height: size.height, bands: 3, interpretation: VIPS_INTERPRETATION_sRGB,
+            resolution: (image.pointer.pointee.Xres, image.pointer.pointee.Yres))
+        withExtendedLifetime(image) {
+            matrixShaper.convert(source, width: image.width, height: image.height, orientation: orientation, into: target)
+        }
+        return converted
+    }
+
     /// An lcms transform kept for the life of the process (never deleted; at most
     /// `maxCachedTransforms`), used from any thread (`cmsFLAGS_NOCACHE`: no shared one-pixel cache).
     final class KeptTransform: @unchecked Sendable {

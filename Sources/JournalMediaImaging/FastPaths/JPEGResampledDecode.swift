@@ -9,8 +9,10 @@ import JournalMediaCore
 /// decode on 2–8 MP photos), then, on the small image, the ICC conversion to sRGB (CMYK
 /// through its own profile or libvips' CMYK one; RGB skipped
 /// for sRGB-equivalent profiles, `SRGBProfileMatch`; straight through lcms for images of at
-/// most `DirectProfileTransform.maxPixels`) and the EXIF orientation (one pass in memory,
-/// `PixelOrientation`, for all but the large profiled images `icc_transform` converts).
+/// most `DirectProfileTransform.maxPixels`; larger ones with a matrix-shaper profile such as
+/// Display P3 through `MatrixShaperConversion`, turned upright in the same pass) and the EXIF
+/// orientation (one pass in memory, `PixelOrientation`, for all but the large images with a
+/// lookup-table profile, which `icc_transform` converts).
 ///
 /// Runs on the calling thread inside `ImageDecoder.decode`; costs one decode at the DCT
 /// scale (held in memory, at most 4× the target's pixels), one resample, and the transform
@@ -47,7 +49,14 @@ enum JPEGResampledDecode {
         let extent = (Double(header.storedWidth) / Double(shrink), Double(header.storedHeight) / Double(shrink))
         let resized = try InMemoryResize.resized(image, width: stored.0, height: stored.1, extent: extent, stop: stop)
         if let resized { image = resized }
-        if transform, let direct = try directlyConverted(image, profile: profile, cmyk: cmyk) {
+        var upright = header.orientation == 1
+        if transform, !cmyk, let profile, image.width * image.height > DirectProfileTransform.maxPixels,
+           FastPaths.allows(.profileTransform),
+           let converted = try DirectProfileTransform.matrixShaperToSRGB(image, profile: profile, orientation: header.orientation) {
+            // A matrix-shaper profile (Display P3, Adobe RGB): converted and turned in one pass.
+            image = converted
+            upright = true
+        } else if transform, let direct = try directlyConverted(image, profile: profile, cmyk: cmyk) {
             image = direct
         } else if transform {
             // icc_transform reads the embedded profile from the image, which this code made
@@ -57,7 +66,7 @@ enum JPEGResampledDecode {
             }
             image = try ImageDecoder.iccTransformToSRGB(image, fallbackProfile: cmyk ? "cmyk" : "srgb")
         }
-        if header.orientation != 1 { image = try ImageDecoder.oriented(image, header.orientation) }
+        if !upright { image = try ImageDecoder.oriented(image, header.orientation) }
         let memory = image.isInMemory ? image : try image.materialised(stop: stop)
         for field in memory.fieldNames where !ImageDecoder.coreFields.contains(field) {
             memory.removeField(field)
