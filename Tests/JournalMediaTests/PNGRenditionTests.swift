@@ -1,6 +1,7 @@
 import CVips
 import Foundation
 import Testing
+@testable import JournalMedia
 @testable import JournalMediaCore
 @testable import JournalMediaImaging
 
@@ -126,6 +127,26 @@ import Testing
     static func flattened(_ image: VipsImageHandle) throws -> VipsImageHandle {
         guard image.hasAlpha else { return image }
         return try ImageDecoder.flatten(image).materialised()
+    }
+
+    /// A PNG rendition says the resolution libvips reads from its source, whichever path made
+    /// it (each source here is shrunk to 64 px in memory; before, every in-memory shrink said
+    /// 1000 px/m, libvips' default for a new image): `exif.png` (pHYs 1000 px/m, its eXIf 72
+    /// dpi, which libvips lets win: 2835 px/m, decoded by the project's PNG decoder), a PNG
+    /// with pHYs 2834 px/m, a 72 dpi JPEG, and the sticker without pHYs (libvips: 1 px/mm).
+    @Test(arguments: [("dates/exif.png", 2835), ("heif/10bit-422.pillow-heif.png", 2834), ("jpeg-decode/grey.jpg", 2835),
+                      ("png/sticker.png", 1000)])
+    func aRenditionKeepsItsSourcesResolution(sample: String, pixelsPerMetre: Int) async throws {
+        let source = try TestImage(contentsOf: TestSupport.sample(sample)).image
+        #expect(Int((source.pointer.pointee.Xres * 1000).rounded()) == pixelsPerMetre, "libvips reads \(source.pointer.pointee.Xres) px/mm")
+        let processor = AssetProcessor(options: ProcessingOptions(renditions: [RenditionSpec(role: "p", format: .png, width: 64)]))
+        let bytes = Array(try Data(contentsOf: TestSupport.sample(sample)))
+        let result = await processor.process(data: bytes, filename: (sample as NSString).lastPathComponent)
+        let png = try #require(result.renditions.first?.data, "\(result.error.map(String.init(describing:)) ?? "no rendition")")
+        let physical = try #require(try Self.chunks(png).first { $0.0 == "pHYs" }?.1)
+        let x = physical.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        #expect(x == pixelsPerMetre, "\(sample): pHYs \(x) px/m")
+        #expect(physical.last == 1, "unit: metre")
     }
 
     /// A PNG whose alpha is opaque everywhere comes out as RGB held in memory, so both

@@ -72,8 +72,9 @@ enum DirectProfileTransform {
             return nil
         }
         defer { cmsDeleteTransform(transform) }
-        let (converted, target) = try VipsImageHandle.memoryImage(width: image.width, height: image.height, bands: 3,
-                                                                  interpretation: VIPS_INTERPRETATION_sRGB)
+        let (converted, target) = try VipsImageHandle.memoryImage(
+            width: image.width, height: image.height, bands: 3, interpretation: VIPS_INTERPRETATION_sRGB,
+            resolution: (image.pointer.pointee.Xres, image.pointer.pointee.Yres))
         cmsDoTransform(transform, source, target, cmsUInt32Number(pixels))
         return converted
     }

@@ -27,8 +27,10 @@ package enum InMemoryResize {
               let data = image.pointer.pointee.data
         else { return nil }
         try VipsInterrupt.check(stop)
-        let (output, target) = try VipsImageHandle.memoryImage(width: width, height: height, bands: bands,
-                                                               interpretation: image.interpretation)
+        // The source's resolution, unscaled, as libvips' resize and thumbnail keep it.
+        let (output, target) = try VipsImageHandle.memoryImage(
+            width: width, height: height, bands: bands, interpretation: image.interpretation,
+            resolution: (image.pointer.pointee.Xres, image.pointer.pointee.Yres))
         let source = UnsafePointer(data)
         guard image.hasAlpha, bands == 2 || bands == 4 else {
             SeparableResampler.resize(source, width: image.width, height: image.height, bands: bands,

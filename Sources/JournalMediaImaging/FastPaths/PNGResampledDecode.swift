@@ -36,6 +36,10 @@ enum PNGResampledDecode {
         if FastPaths.allows(.pngDecode), let picture = try PNGDirectDecode.decode(bytes, maxPixels: maxPixels, stop: stop) {
             image = picture.image
             transparent = picture.hasRealTransparency
+            // The resolution libvips gives the file, which lets an eXIf chunk's X/YResolution
+            // override pHYs (the header was read by libvips).
+            image.pointer.pointee.Xres = header.resolution.x
+            image.pointer.pointee.Yres = header.resolution.y
         } else {
             let load = try VipsOperationCall("pngload_buffer")
             try load.set("buffer", .borrowedBlob(bytes))
