@@ -2,12 +2,11 @@
 // made of literals and runs of the previous byte, Huffman-coded per block. See
 // include/CStillEncode.h for the contract. Written here.
 //
-// Why not a general LZ77 compressor: a photo's filtered rows hold almost no repeated strings
-// (measured on 1600 px photo-like RGBA fallbacks, a Huffman-only stream is ~12 % smaller than
-// zlib's or libdeflate's fastest level, which spend their time looking for matches and then
-// code them with a static-ish table). What a sticker does repeat is its transparent
-// background, which the filter turns into long runs of zeros: those are the only matches
-// coded (distance 1, the byte before), found by comparing each byte with the one before it.
+// Why not a general LZ77 compressor: a photo's filtered rows hold almost no repeated strings,
+// so the fastest levels of zlib and libdeflate spend their time looking for matches that are
+// not there, and a Huffman-only stream comes out no larger (smaller, on photo-like stickers).
+// What a sticker does repeat is its transparent background, which the filter turns into long
+// runs of zeros: those are the only matches coded (distance 1, the byte before).
 #include "CStillEncode.h"
 #include <stdlib.h>
 #include <string.h>
