@@ -62,6 +62,11 @@ fi
 gcc -O2 -o "$bench/vips_loop" Benchmarks/vips_loop.c $(pkg-config --cflags --libs vips) -lpthread
 gcc -O2 -o "$bench/limit" Benchmarks/limit.c $(pkg-config --cflags --libs vips)
 bin=${BIN:-$(swift build -c release --show-bin-path)/journal-media}
+# make release links the Swift runtime statically; a plain `swift build -c release` in the same
+# folder replaces that binary with one that loads it, which starts some 20 ms slower per process.
+if readelf -d "$bin" 2>/dev/null | grep -q 'libswiftCore'; then
+  echo "note: $bin loads the Swift runtime dynamically; make release (--static-swift-stdlib) is what make bench measures" >&2
+fi
 heic_bench=$(dirname "$bin")/heic-bench
 real=$bench/real
 
