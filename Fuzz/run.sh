@@ -14,11 +14,13 @@ corpus=${FUZZ_CORPUS:-$root/../shared/corpus}
 export JOURNAL_MEDIA_PLACES=${JOURNAL_MEDIA_PLACES:-$root/Data/places.bin}
 # Known leaks outside this code (Fuzz/lsan.supp says which and why).
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$here/lsan.supp}
-targets=${FUZZ_TARGETS:-"jpeg png riff heif tiff psd jp2 makernote xmp datetext bundle location"}
+targets=${FUZZ_TARGETS:-"jpeg png riff heif tiff psd jp2 makernote xmp datetext bundle location pngdeflate"}
 
-# lld: gold fails on the fuzz binaries (an internal error in its diagnostics).
+# lld: gold fails on the fuzz binaries (an internal error in its diagnostics). -Xcc: the C
+# target (the PNG fallback's coder) gets AddressSanitizer and libFuzzer's coverage too.
 swift build --package-path "$here" --scratch-path "$scratch" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld || exit 2
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld \
+    -Xcc -fsanitize=address,fuzzer-no-link || exit 2
 bin=$(swift build --package-path "$here" --scratch-path "$scratch" --show-bin-path)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -29,7 +31,7 @@ mkdir -p "$here/Findings"
 seed_patterns() {
     case $1 in
         jpeg) echo "*.jpg *.jpeg *.JPG *.JPEG" ;;
-        png) echo "*.png *.PNG" ;;
+        png|pngdeflate) echo "*.png *.PNG" ;;
         riff) echo "*.webp *.WEBP" ;;
         heif) echo "*.heic *.HEIC *.heif *.heics *.avif *.AVIF" ;;
         psd) echo "*.psd *.PSD *.psb" ;;

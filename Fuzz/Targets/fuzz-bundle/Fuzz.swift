@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 import JournalMediaCore
+import JournalMediaSuggestions
 
 /// libFuzzer entry: the input as a suggestion bundle's JSON, through the reader (limits,
 /// types, relative paths) and, when it is accepted, the card specs of every item (text

@@ -1,5 +1,6 @@
 import FuzzSupport
 import JournalMediaCore
+import JournalMediaHEIF
 import JournalMediaMetadata
 
 /// libFuzzer entry: the input as a .heic file through the probe's container walk and date reading.

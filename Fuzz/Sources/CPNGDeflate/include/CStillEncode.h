@@ -1,0 +1,1 @@
+../../../../Sources/FastPaths/CStillEncode/include/CStillEncode.h
